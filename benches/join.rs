@@ -1,0 +1,2 @@
+//! Placeholder: the join benchmarks are written with the scheduler.
+fn main() {}

@@ -1,0 +1,1 @@
+//! How a producer is split across workers. May use `plumbing` and `pool`; never `iter`.

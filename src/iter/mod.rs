@@ -1,0 +1,1 @@
+//! The `ParallelIterator` family: traits, sources, adapters and consumers.

@@ -1,0 +1,35 @@
+//! # weft — data parallelism for Rust
+//!
+//! A Rayon-compatible parallel iterator framework on a work-stealing scheduler.
+//!
+//! ```text
+//! user code:  v.par_iter().map(f).sum()     join(a, b)     v.par_sort_unstable()
+//!                  │                           │                 │
+//! iter/, slice/    sources, adapters, consumers │           slice/sort
+//!                  │                           │                 │
+//! plumbing/        producer / consumer vocabulary (traits only)  │
+//!                  │                           │                 │
+//! drive/           split a producer across workers               │
+//!                  └─────────────┬─────────────┘─────────────────┘
+//! pool/                  join / scope / spawn / install
+//!                        registry, per-worker deques, injector, sleep
+//! sync                   std or loom atomics (cfg(all(test, loom)))
+//! ```
+//!
+//! Where the `unsafe` lives (a reviewer's map): `pool/job.rs`, `pool/latch.rs`,
+//! `pool/worker.rs`, `pool/join.rs`, `pool/scope.rs`; `iter/` collect and `Vec` sources; and
+//! `slice/sort/`.
+
+// Modules in data-flow order, top (what users call) to bottom (threads and atomics).
+mod drive; // how a producer is split across workers
+pub mod iter; // the ParallelIterator family
+mod plumbing; // producer / consumer vocabulary (re-exported as `weft::iter::plumbing`)
+mod pool; // the work-stealing scheduler
+pub mod prelude; // the traits users import with `use weft::prelude::*`
+pub mod slice; // ParallelSlice / ParallelSliceMut and parallel sorts
+mod sync; // std / loom facade
+
+pub use pool::{
+    current_num_threads, current_thread_index, join, join_context, scope, spawn, FnContext, Scope,
+    ThreadPool, ThreadPoolBuildError, ThreadPoolBuilder,
+};

@@ -1,0 +1,1 @@
+//! The producer / consumer vocabulary shared by `iter/` and `drive/`. Traits only.

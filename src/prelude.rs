@@ -1,0 +1,1 @@
+//! The traits users import with `use weft::prelude::*;`.

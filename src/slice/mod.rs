@@ -1,0 +1,1 @@
+//! Parallel operations on slices: `ParallelSlice`, `ParallelSliceMut` and parallel sorts.
