@@ -1,1 +1,3 @@
 //! Parallel operations on slices: `ParallelSlice`, `ParallelSliceMut` and parallel sorts.
+
+mod sort; // parallel quicksort and merge sort
