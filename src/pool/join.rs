@@ -87,7 +87,7 @@ where
     registry::in_worker(|worker, injected| {
         let job_b = StackJob::new(
             |migrated| oper_b(FnContext { migrated }),
-            SpinLatch::new(worker.registry(), worker.index()),
+            SpinLatch::new(worker),
         );
         // SAFETY: `job_b` stays in this frame until it is popped back or its latch is set:
         // every path below (including a panic in `oper_a`) ends in one of those.

@@ -13,6 +13,7 @@
 //! (`pool/sleep/README.md`, *latch-set-while-falling-asleep*).
 
 use super::registry::Registry;
+use super::worker::WorkerThread;
 use crate::sync::atomic::{AtomicUsize, Ordering};
 use crate::sync::{Condvar, Mutex};
 use std::sync::Arc;
@@ -116,33 +117,23 @@ impl AsCoreLatch for CoreLatch {
     }
 }
 
-/// The latch of `join`'s second half: the owner spins (executing other jobs) until it is set.
+/// The latch of `join`'s second half: the owner executes other jobs until it is set.
+///
+/// Only a worker of the owner's own pool can run the job (it sits in that pool's deques),
+/// and that worker holds an `Arc` to the registry, so the setter may use the registry after
+/// the owner (and this latch) are gone; it copies what it needs before setting.
 #[derive(Debug)]
-pub(crate) struct SpinLatch<'r> {
+pub(crate) struct SpinLatch<'w> {
     core: CoreLatch,
-    registry: &'r Arc<Registry>,
-    target_worker_index: usize,
-    /// True when the setter may belong to another registry (`install` from a foreign worker):
-    /// then the setter keeps the owner's registry alive while it wakes the owner.
-    cross: bool,
+    owner: &'w WorkerThread,
 }
 
-impl<'r> SpinLatch<'r> {
-    /// A latch for a job whose waiter is the worker `index` of `registry`.
-    pub(crate) fn new(registry: &'r Arc<Registry>, index: usize) -> Self {
+impl<'w> SpinLatch<'w> {
+    #[inline]
+    pub(crate) fn new(owner: &'w WorkerThread) -> Self {
         SpinLatch {
             core: CoreLatch::new(),
-            registry,
-            target_worker_index: index,
-            cross: false,
-        }
-    }
-
-    /// Like `new`, for a job injected into another registry.
-    pub(crate) fn cross(registry: &'r Arc<Registry>, index: usize) -> Self {
-        SpinLatch {
-            cross: true,
-            ..SpinLatch::new(registry, index)
+            owner,
         }
     }
 
@@ -161,21 +152,55 @@ impl AsCoreLatch for SpinLatch<'_> {
 
 impl Latch for SpinLatch<'_> {
     unsafe fn set(this: *const Self) {
-        // SAFETY: `this` is valid until the core latch is set (this function's contract), so
-        // everything we need afterwards is copied out first.
-        let (registry, index, cross) =
-            unsafe { ((*this).registry, (*this).target_worker_index, (*this).cross) };
-        // A cross-registry setter holds no reference of its own to the owner's registry: keep
-        // one alive across the wake-up. A same-registry setter is a worker of that registry,
-        // which holds an `Arc` to it for as long as it runs.
-        let keep_alive = cross.then(|| Arc::clone(registry));
-        let registry_ptr: *const Registry = &**registry;
+        // SAFETY: `this` and its owner are valid until the core latch is set, so we copy
+        // the registry pointer and the index out first. The registry outlives this call
+        // because the setting thread is a worker of it (see the type's doc).
+        let (registry, index): (*const Registry, usize) = unsafe {
+            let owner = (*this).owner;
+            (Arc::as_ptr(owner.registry()), owner.index())
+        };
         // SAFETY: `this` is still valid here; after this call we touch only our copies.
         if unsafe { CoreLatch::set(std::ptr::addr_of!((*this).core)) } {
-            // SAFETY: the registry outlives this call: see `keep_alive` above.
-            unsafe { (*registry_ptr).notify_worker_latch_is_set(index) };
+            // SAFETY: the registry outlives this call (see above).
+            unsafe { (*registry).notify_worker_latch_is_set(index) };
         }
-        drop(keep_alive);
+    }
+}
+
+/// The latch of a job injected into another pool by one of this pool's workers (`install`
+/// from a foreign worker): the setter belongs to the other pool, so it keeps the waiter's
+/// registry alive itself while it wakes the waiter.
+#[derive(Debug)]
+pub(crate) struct CrossLatch {
+    core: CoreLatch,
+    registry: Arc<Registry>,
+    index: usize,
+}
+
+impl CrossLatch {
+    pub(crate) fn new(waiter: &WorkerThread) -> Self {
+        CrossLatch {
+            core: CoreLatch::new(),
+            registry: Arc::clone(waiter.registry()),
+            index: waiter.index(),
+        }
+    }
+}
+
+impl AsCoreLatch for CrossLatch {
+    fn as_core_latch(&self) -> &CoreLatch {
+        &self.core
+    }
+}
+
+impl Latch for CrossLatch {
+    unsafe fn set(this: *const Self) {
+        // SAFETY: `this` is valid until the core latch is set; copy what we need first.
+        let (registry, index) = unsafe { (Arc::clone(&(*this).registry), (*this).index) };
+        // SAFETY: still valid; nothing of `*this` is touched afterwards.
+        if unsafe { CoreLatch::set(std::ptr::addr_of!((*this).core)) } {
+            registry.notify_worker_latch_is_set(index);
+        }
     }
 }
 

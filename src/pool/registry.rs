@@ -9,7 +9,7 @@ use std::thread;
 use crossbeam_deque::{Injector, Steal, Stealer, Worker};
 
 use super::job::{Job, JobRef, StackJob};
-use super::latch::{CoreLatch, LatchRef, LockLatch, SpinLatch};
+use super::latch::{CoreLatch, CrossLatch, LatchRef, LockLatch};
 use super::sleep::Sleep;
 use super::thread_pool::{PanicHandler, ThreadPoolBuildError, ThreadPoolBuilder};
 use super::unwind::{self, PanicPayload};
@@ -320,7 +320,7 @@ impl Registry {
                 // SAFETY: the job runs on a worker thread of this pool.
                 op(unsafe { &*worker }, true)
             },
-            SpinLatch::cross(current.registry(), current.index()),
+            CrossLatch::new(current),
         );
         // SAFETY: `job` stays on this stack until its latch is set, which we wait for.
         self.inject(unsafe { job.as_job_ref() });

@@ -42,9 +42,17 @@ pub(crate) struct WorkerThread {
     registry: Arc<Registry>,
 }
 
+impl std::fmt::Debug for WorkerThread {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("WorkerThread")
+            .field("index", &self.index)
+            .finish_non_exhaustive()
+    }
+}
+
 /// The private fork stack. Only the owning thread touches it (`WorkerThread` is `!Sync`).
 struct ForkStack {
-    slots: Box<[Cell<JobRef>; FORK_CAPACITY]>,
+    slots: [Cell<JobRef>; FORK_CAPACITY],
     /// Forks in `slots[..len]` are pending, the newest at `len - 1`.
     len: Cell<usize>,
     /// Forks in `slots[..published]` were moved to the deque.
@@ -56,7 +64,7 @@ impl WorkerThread {
         WorkerThread {
             deque,
             forks: ForkStack {
-                slots: Box::new([const { Cell::new(JobRef::noop()) }; FORK_CAPACITY]),
+                slots: [const { Cell::new(JobRef::noop()) }; FORK_CAPACITY],
                 len: Cell::new(0),
                 published: Cell::new(0),
             },
