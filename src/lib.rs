@@ -37,6 +37,6 @@ mod sync; // std / loom facade
 pub use pool::{
     broadcast, current_num_threads, current_thread_index, in_place_scope, in_place_scope_fifo,
     join, join_context, max_num_threads, scope, scope_fifo, spawn, spawn_broadcast, spawn_fifo,
-    yield_local, yield_now, BroadcastContext, FnContext, Scope, ScopeFifo, ThreadPool,
+    yield_local, yield_now, BroadcastContext, FnContext, PoolStats, Scope, ScopeFifo, ThreadPool,
     ThreadPoolBuildError, ThreadPoolBuilder, Yield,
 };

@@ -17,6 +17,7 @@ mod registry;
 mod scope;
 mod sleep;
 mod spawn;
+mod stats;
 mod thread_pool;
 mod unwind;
 mod worker;
@@ -28,6 +29,7 @@ pub use broadcast::{broadcast, spawn_broadcast, BroadcastContext};
 pub use join::{join, join_context, FnContext};
 pub use scope::{in_place_scope, in_place_scope_fifo, scope, scope_fifo, Scope, ScopeFifo};
 pub use spawn::{spawn, spawn_fifo};
+pub use stats::PoolStats;
 pub use thread_pool::{ThreadPool, ThreadPoolBuildError, ThreadPoolBuilder};
 
 use worker::WorkerThread;

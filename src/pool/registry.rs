@@ -11,6 +11,7 @@ use crossbeam_deque::{Injector, Steal, Stealer, Worker};
 use super::job::{Job, JobRef, StackJob};
 use super::latch::{CoreLatch, CrossLatch, LatchRef, LockLatch};
 use super::sleep::Sleep;
+use super::stats::{PoolStats, WorkerStats};
 use super::thread_pool::{PanicHandler, ThreadPoolBuildError, ThreadPoolBuilder};
 use super::unwind::{self, PanicPayload};
 use super::worker::WorkerThread;
@@ -48,6 +49,8 @@ struct ThreadInfo {
     fifo: FifoQueue,
     /// Set when the pool terminates; the worker's main loop waits on it.
     terminate: CoreLatch,
+    /// Counters written only by this worker.
+    stats: WorkerStats,
 }
 
 /// A worker's FIFO spawns. For each job pushed here, the worker pushes one "take the oldest
@@ -129,6 +132,7 @@ impl Registry {
                     targeted: Injector::new(),
                     fifo: FifoQueue(Injector::new()),
                     terminate: CoreLatch::new(),
+                    stats: WorkerStats::default(),
                 })
                 .collect(),
             sleep: Sleep::new(num_threads),
@@ -177,6 +181,20 @@ impl Registry {
             Ok(Err(io)) => Err(ThreadPoolBuildError::io(io)),
             Err(_) => Err(ThreadPoolBuildError::spawn_panicked()),
         }
+    }
+
+    /// The counters of worker `index`; only that worker may add to them.
+    pub(crate) fn worker_stats(&self, index: usize) -> &WorkerStats {
+        &self.thread_infos[index].stats
+    }
+
+    /// The pool's counters, summed over its workers.
+    pub(crate) fn stats(&self) -> PoolStats {
+        let mut total = PoolStats::default();
+        for info in &self.thread_infos {
+            info.stats.add_to(&mut total);
+        }
+        total
     }
 
     pub(crate) fn num_threads(&self) -> usize {

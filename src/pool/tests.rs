@@ -138,3 +138,35 @@ fn scope_fifo_on_one_thread_runs_in_spawn_order() {
     });
     assert_eq!(order.into_inner().unwrap(), (0..20).collect::<Vec<_>>());
 }
+
+#[test]
+fn one_worker_never_publishes_or_steals_a_fork() {
+    let pool = pool(1);
+    let before = pool.stats();
+    assert_eq!(pool.install(|| fib(20)), fib_seq(20));
+    let delta = pool.stats() - before;
+    assert_eq!(delta.jobs_injected, 1, "the install itself");
+    assert_eq!(delta.jobs_executed, 1, "forks run inline are not jobs");
+    assert_eq!((delta.forks_published, delta.jobs_stolen), (0, 0));
+}
+
+#[test]
+fn overflowing_the_private_fork_stack_still_computes() {
+    // A left-leaning recursion deeper than the fork stack: excess forks go straight to the
+    // deque and come back through the published path.
+    fn depth_sum(depth: u64) -> u64 {
+        if depth == 0 {
+            return 0;
+        }
+        let (deeper, here) = join(|| depth_sum(depth - 1), || depth);
+        deeper + here
+    }
+    for threads in [1, 2] {
+        let pool = ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .stack_size(64 << 20)
+            .build()
+            .unwrap();
+        assert_eq!(pool.install(|| depth_sum(1000)), 1000 * 1001 / 2);
+    }
+}

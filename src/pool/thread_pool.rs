@@ -8,7 +8,7 @@ use std::sync::Arc;
 use super::registry::{self, Registry};
 use super::sleep::MAX_WORKERS;
 use super::unwind;
-use super::{broadcast, scope, spawn, BroadcastContext, Scope, ScopeFifo, Yield};
+use super::{broadcast, scope, spawn, BroadcastContext, PoolStats, Scope, ScopeFifo, Yield};
 
 /// Receives the payloads of panics in detached tasks.
 pub(crate) type PanicHandler = dyn Fn(Box<dyn Any + Send>) + Send + Sync;
@@ -567,6 +567,20 @@ impl ThreadPool {
     /// ```
     pub fn yield_local(&self) -> Option<Yield> {
         self.registry.current_worker().map(super::yield_local_on)
+    }
+
+    /// A snapshot of the pool's statistics counters (see [`PoolStats`]).
+    ///
+    /// ```
+    /// let pool = weft::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    /// let before = pool.stats();
+    /// pool.spawn(|| ());
+    /// pool.install(|| ());
+    /// let delta = pool.stats() - before;
+    /// assert!(delta.jobs_executed >= 1);
+    /// ```
+    pub fn stats(&self) -> PoolStats {
+        self.registry.stats()
     }
 
     /// Shuts the pool down and blocks until all its worker threads have exited (after the

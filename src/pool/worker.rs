@@ -21,6 +21,7 @@ use crossbeam_deque::{Steal, Worker};
 use super::job::JobRef;
 use super::latch::{AsCoreLatch, CoreLatch};
 use super::registry::Registry;
+use super::stats::Event;
 
 /// Forks a worker keeps privately; deeper recursions publish the excess directly.
 const FORK_CAPACITY: usize = 128;
@@ -141,6 +142,7 @@ impl WorkerThread {
         if oldest < self.forks.len.get() && self.deque.is_empty() {
             self.deque.push(self.forks.slots[oldest].get());
             self.forks.published.set(oldest + 1);
+            self.note(Event::ForkPublished, 1);
             self.registry.sleep.new_jobs(1);
         }
     }
@@ -154,6 +156,7 @@ impl WorkerThread {
                 self.deque.push(slot.get());
             }
             self.forks.published.set(end);
+            self.note(Event::ForkPublished, (end - start) as u64);
             self.registry.sleep.new_jobs(end - start);
         }
     }
@@ -233,8 +236,20 @@ impl WorkerThread {
     pub(crate) fn find_work(&self) -> Option<JobRef> {
         self.take_local_job()
             .or_else(|| self.registry.take_targeted_job(self.index))
-            .or_else(|| self.registry.steal_injected())
-            .or_else(|| self.steal_from_others())
+            .or_else(|| {
+                let job = self.registry.steal_injected();
+                if job.is_some() {
+                    self.note(Event::JobInjected, 1);
+                }
+                job
+            })
+            .or_else(|| {
+                let job = self.steal_from_others();
+                if job.is_some() {
+                    self.note(Event::JobStolen, 1);
+                }
+                job
+            })
     }
 
     fn steal_from_others(&self) -> Option<JobRef> {
@@ -272,8 +287,15 @@ impl WorkerThread {
     /// `job` must be live and not executed before (the `JobRef` contract).
     #[inline]
     pub(crate) unsafe fn execute(&self, job: JobRef) {
+        self.note(Event::JobExecuted, 1);
         // SAFETY: forwarded from this function's contract.
         unsafe { job.execute() }
+    }
+
+    /// Adds to one of this worker's statistics counters.
+    #[inline]
+    pub(crate) fn note(&self, event: Event, n: u64) {
+        self.registry.worker_stats(self.index).add(event, n);
     }
 }
 
