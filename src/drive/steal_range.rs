@@ -25,16 +25,20 @@ use crossbeam_utils::CachePadded;
 
 use crate::sync::atomic::{AtomicU64, Ordering};
 
-// An explicit path, so that the benchmark can include this file with `#[path]` as well.
+// Explicit paths, so that benches/steal_range.rs can include this file with `#[path]` too.
 #[path = "steal_range/handoff.rs"]
 mod handoff;
+#[allow(unused_imports)] // until the on-steal driver uses them
 pub(crate) use handoff::{Handoff, SplitAt};
 
 #[cfg(all(test, loom))]
+#[path = "steal_range/loom_tests.rs"]
 mod loom_tests;
 #[cfg(all(test, not(loom)))]
+#[path = "steal_range/stress_tests.rs"]
 mod stress_tests;
 #[cfg(all(test, not(loom)))]
+#[path = "steal_range/tests.rs"]
 mod tests;
 
 /// The longest range a `StealRange` holds: both ends are `u32`. The driver splits a longer
@@ -198,7 +202,10 @@ impl OwnerCursor {
             return None;
         }
         let len = self.next_len.min(rest >> REST_SHARE_SHIFT);
-        Some(len.clamp(self.limits.min_len, self.limits.max_len).min(rest))
+        Some(
+            len.clamp(self.limits.min_len, self.limits.max_len)
+                .min(rest),
+        )
     }
 
     /// Turns the word before the `fetch_add` of `len` into the owner's chunk, and sets up
@@ -207,7 +214,10 @@ impl OwnerCursor {
     fn record_claim(&mut self, old: u64, len: u32) -> Chunk {
         let (low, high) = unpack(old);
         debug_assert_eq!(low, self.low, "only the owner moves `low`");
-        debug_assert!(low < high, "a thief always leaves the owner at least one index");
+        debug_assert!(
+            low < high,
+            "a thief always leaves the owner at least one index"
+        );
         let steal_observed = high < self.high_seen;
         self.low = low + len;
         self.high_seen = high;

@@ -99,9 +99,7 @@ impl<T: SplitAt> Pieces<T> {
     fn take_out(&mut self, claim: Range<u32>) -> T {
         let piece = self.remove_containing(&claim);
         let (below, from_claim) = piece.cut(claim.start);
-        let (mine, above) = from_claim
-            .expect("a claim is never empty")
-            .cut(claim.end);
+        let (mine, above) = from_claim.expect("a claim is never empty").cut(claim.end);
         self.put_back(below);
         self.put_back(above);
         mine.expect("a claim is never empty").value

@@ -31,20 +31,32 @@ fn own(range: &StealRange, mut cursor: OwnerCursor) -> Vec<u32> {
     while let Some(chunk) = range.take_chunk(&mut cursor) {
         taken.extend(chunk.indices);
     }
-    assert_eq!(range.take_chunk(&mut cursor), None, "nothing after exhaustion");
+    assert_eq!(
+        range.take_chunk(&mut cursor),
+        None,
+        "nothing after exhaustion"
+    );
     taken
 }
 
 fn steal(range: &StealRange) -> Vec<u32> {
-    std::iter::from_fn(|| range.steal_half()).flatten().collect()
+    std::iter::from_fn(|| range.steal_half())
+        .flatten()
+        .collect()
 }
 
 /// The union is exactly `0..n`, without duplicates, and every thief index is above every
 /// owner index.
 fn check(n: u32, owner: Vec<u32>, thieves: Vec<Vec<u32>>) {
     let lowest_stolen = thieves.iter().flatten().min().copied().unwrap_or(n);
-    assert!(owner.iter().all(|&i| i < lowest_stolen), "owner below thieves");
-    let mut all: Vec<u32> = owner.into_iter().chain(thieves.into_iter().flatten()).collect();
+    assert!(
+        owner.iter().all(|&i| i < lowest_stolen),
+        "owner below thieves"
+    );
+    let mut all: Vec<u32> = owner
+        .into_iter()
+        .chain(thieves.into_iter().flatten())
+        .collect();
     all.sort_unstable();
     assert_eq!(all, (0..n).collect::<Vec<_>>());
 }
@@ -80,7 +92,11 @@ fn loom_owner_and_two_thieves_on_0_to_7() {
 fn handoff_own(handoff: &Handoff<Items>, mut cursor: OwnerCursor) -> Vec<u32> {
     let mut taken = Vec::new();
     while let Some((chunk, piece)) = handoff.take_chunk(&mut cursor) {
-        assert_eq!(piece.0, items(chunk.indices), "the owner's piece is its chunk");
+        assert_eq!(
+            piece.0,
+            items(chunk.indices),
+            "the owner's piece is its chunk"
+        );
         taken.extend(piece.0);
     }
     taken
@@ -108,7 +124,11 @@ fn handoff_owner_and_thieves(n: u32, thieves: usize) {
         let owner = handoff_own(&handoff, cursor);
         let stolen: Vec<_> = handles.into_iter().map(|h| h.join().unwrap()).collect();
         let to_index = |v: Vec<u32>| v.into_iter().map(|item| item / 10).collect::<Vec<_>>();
-        check(n, to_index(owner), stolen.into_iter().map(to_index).collect());
+        check(
+            n,
+            to_index(owner),
+            stolen.into_iter().map(to_index).collect(),
+        );
     });
 }
 
@@ -154,7 +174,10 @@ fn loom_a_thief_becomes_an_owner_and_is_robbed_in_turn() {
         };
         let owner = handoff_own(&root, cursor);
         let stolen = vec![first.join().unwrap(), second.join().unwrap()];
-        let mut all: Vec<u32> = owner.into_iter().chain(stolen.into_iter().flatten()).collect();
+        let mut all: Vec<u32> = owner
+            .into_iter()
+            .chain(stolen.into_iter().flatten())
+            .collect();
         all.sort_unstable();
         assert_eq!(all, items(0..N));
     });

@@ -65,7 +65,10 @@ fn owner_alone_doubles_its_chunks_until_an_eighth_of_the_rest() {
     assert!(chunks.iter().all(|c| !c.steal_observed));
     let mut next = 0;
     for chunk in &chunks {
-        assert_eq!(chunk.indices.start, next, "chunks are contiguous from the low end");
+        assert_eq!(
+            chunk.indices.start, next,
+            "chunks are contiguous from the low end"
+        );
         next = chunk.indices.end;
     }
     assert_eq!(next, n);
@@ -113,7 +116,9 @@ fn a_steal_is_observed_once_and_resets_the_chunk_length() {
         assert_eq!(range.take_chunk(&mut cursor).unwrap().indices, expected);
     }
     assert_eq!(range.steal_half(), Some(504..1000));
-    let after: Vec<_> = (0..3).map(|_| range.take_chunk(&mut cursor).unwrap()).collect();
+    let after: Vec<_> = (0..3)
+        .map(|_| range.take_chunk(&mut cursor).unwrap())
+        .collect();
     let indices: Vec<_> = after.iter().map(|c| c.indices.clone()).collect();
     assert_eq!(indices, vec![7..15, 15..16, 16..18]);
     let observed: Vec<_> = after.iter().map(|c| c.steal_observed).collect();
@@ -124,9 +129,19 @@ fn a_steal_is_observed_once_and_resets_the_chunk_length() {
 #[test]
 fn many_steals_between_claims_cut_the_owners_chunk_and_exhaust_the_range() {
     let (range, mut cursor) = StealRange::new(0..1024, ChunkLimits::DEFAULT);
-    assert_eq!(lens(&(0..5).map(|_| range.take_chunk(&mut cursor).unwrap()).collect::<Vec<_>>()), [1, 2, 4, 8, 16]);
+    assert_eq!(
+        lens(
+            &(0..5)
+                .map(|_| range.take_chunk(&mut cursor).unwrap())
+                .collect::<Vec<_>>()
+        ),
+        [1, 2, 4, 8, 16]
+    );
     let steals: Vec<_> = (0..6).map(|_| range.steal_half().unwrap()).collect();
-    assert_eq!(steals, vec![528..1024, 280..528, 156..280, 94..156, 63..94, 47..63]);
+    assert_eq!(
+        steals,
+        vec![528..1024, 280..528, 156..280, 94..156, 63..94, 47..63]
+    );
     // The owner asks for 32 but only 31..47 is left: it gets that and the range is empty.
     let last = range.take_chunk(&mut cursor).unwrap();
     assert_eq!((last.indices, last.steal_observed), (31..47, true));
@@ -162,7 +177,10 @@ fn random_interleavings_hand_out_every_index_once_owner_below_thieves() {
                 }
             }
         }
-        assert_eq!(owner_end, thief_start, "owner and thieves meet: nothing lost or doubled");
+        assert_eq!(
+            owner_end, thief_start,
+            "owner and thieves meet: nothing lost or doubled"
+        );
         assert_eq!(range.steal_half(), None);
     }
 }
@@ -172,13 +190,16 @@ fn handoff_gives_each_claimant_exactly_its_piece() {
     let mut rng = SmallRng::seed_from_u64(0xface);
     for _ in 0..100 {
         let n = rng.random_range(0..500);
-        let (handoff, mut cursor) = Handoff::new(0..n, Items::for_indices(0..n), ChunkLimits::DEFAULT);
+        let (handoff, mut cursor) =
+            Handoff::new(0..n, Items::for_indices(0..n), ChunkLimits::DEFAULT);
         let mut seen = Vec::new();
         loop {
             let taken = if rng.random_bool(0.3) {
                 handoff.steal_half()
             } else {
-                handoff.take_chunk(&mut cursor).map(|(chunk, items)| (chunk.indices, items))
+                handoff
+                    .take_chunk(&mut cursor)
+                    .map(|(chunk, items)| (chunk.indices, items))
             };
             let Some((indices, items)) = taken else {
                 if cursor.remaining() == 0 {
@@ -196,14 +217,24 @@ fn handoff_gives_each_claimant_exactly_its_piece() {
 
 #[test]
 fn handoff_serves_thieves_that_reach_the_slot_out_of_order() {
-    let (handoff, mut cursor) = Handoff::new(0..100, Items::for_indices(0..100), ChunkLimits::DEFAULT);
+    let (handoff, mut cursor) =
+        Handoff::new(0..100, Items::for_indices(0..100), ChunkLimits::DEFAULT);
     let first = handoff.range.steal_half().unwrap();
     let second = handoff.range.steal_half().unwrap();
     let (chunk, owners) = handoff.take_chunk(&mut cursor).unwrap();
-    assert_eq!((first.clone(), second.clone(), chunk.indices.clone()), (50..100, 25..50, 0..1));
+    assert_eq!(
+        (first.clone(), second.clone(), chunk.indices.clone()),
+        (50..100, 25..50, 0..1)
+    );
     // The second thief takes its piece out before the first one does.
-    assert_eq!(handoff.take_out(second.clone()).0, Items::for_indices(second).0);
-    assert_eq!(handoff.take_out(first.clone()).0, Items::for_indices(first).0);
+    assert_eq!(
+        handoff.take_out(second.clone()).0,
+        Items::for_indices(second).0
+    );
+    assert_eq!(
+        handoff.take_out(first.clone()).0,
+        Items::for_indices(first).0
+    );
     assert_eq!(owners.0, Items::for_indices(0..1).0);
     let rest: Vec<u64> = std::iter::from_fn(|| handoff.take_chunk(&mut cursor))
         .flat_map(|(_, items)| items.0)
