@@ -2,6 +2,8 @@
 //! `StealRange` alone and through `Handoff` (chunk claim plus producer split), against the
 //! plain sequential loop doing the same per-item work. Nobody steals, so the gap is the
 //! owner's bookkeeping: one `fetch_add` (plus one uncontended lock for `Handoff`) per chunk.
+//! `owner_bookkeeping_1e8` times that bookkeeping alone (all claims, no items), which is
+//! easier to read on a noisy machine than the small difference between two long loops.
 //!
 //! `StealRange` is crate-private, so this file compiles its source directly (its test modules
 //! come along, unused: cargo builds benches with `cfg(test)`).
@@ -65,6 +67,34 @@ fn drain_handoff(n: u32) -> u64 {
     total
 }
 
+/// The bookkeeping alone: claims (and hand-off splits) for the whole range, no items.
+fn claims_only(n: u32, with_handoff: bool) -> u32 {
+    let mut claimed = 0;
+    if with_handoff {
+        let (handoff, mut cursor) = Handoff::new(0..n, Span(0..n), ChunkLimits::DEFAULT);
+        while let Some((_, span)) = handoff.take_chunk(&mut cursor) {
+            claimed += span.0.len() as u32;
+        }
+    } else {
+        let (range, mut cursor) = StealRange::new(0..n, ChunkLimits::DEFAULT);
+        while let Some(chunk) = range.take_chunk(&mut cursor) {
+            claimed += chunk.indices.len() as u32;
+        }
+    }
+    claimed
+}
+
+fn owner_bookkeeping(c: &mut Criterion) {
+    assert_eq!(claims_only(N, false), N);
+    assert_eq!(claims_only(N, true), N);
+    let mut group = c.benchmark_group("owner_bookkeeping_1e8");
+    group.bench_function("steal_range", |b| {
+        b.iter(|| claims_only(black_box(N), false))
+    });
+    group.bench_function("handoff", |b| b.iter(|| claims_only(black_box(N), true)));
+    group.finish();
+}
+
 fn owner_drain(c: &mut Criterion) {
     let expected = work(0..N);
     assert_eq!(drain_steal_range(N), expected);
@@ -78,5 +108,5 @@ fn owner_drain(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, owner_drain);
+criterion_group!(benches, owner_drain, owner_bookkeeping);
 criterion_main!(benches);

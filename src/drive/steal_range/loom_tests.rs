@@ -61,9 +61,9 @@ fn check(n: u32, owner: Vec<u32>, thieves: Vec<Vec<u32>>) {
     assert_eq!(all, (0..n).collect::<Vec<_>>());
 }
 
-fn owner_and_thieves(n: u32, thieves: usize) {
+fn owner_and_thieves(n: u32, thieves: usize, limits: ChunkLimits) {
     loom::model(move || {
-        let (range, cursor) = StealRange::new(0..n, ChunkLimits::DEFAULT);
+        let (range, cursor) = StealRange::new(0..n, limits);
         let range = Arc::new(range);
         let handles: Vec<_> = (0..thieves)
             .map(|_| {
@@ -81,12 +81,17 @@ fn owner_and_thieves(n: u32, thieves: usize) {
 
 #[test]
 fn loom_owner_and_one_thief_on_0_to_7() {
-    owner_and_thieves(7, 1);
+    owner_and_thieves(7, 1, ChunkLimits::DEFAULT);
+}
+
+#[test]
+fn loom_owner_and_one_thief_on_0_to_9_with_min_2_max_3() {
+    owner_and_thieves(9, 1, ChunkLimits::new(2, 3));
 }
 
 #[test]
 fn loom_owner_and_two_thieves_on_0_to_7() {
-    owner_and_thieves(7, 2);
+    owner_and_thieves(7, 2, ChunkLimits::DEFAULT);
 }
 
 fn handoff_own(handoff: &Handoff<Items>, mut cursor: OwnerCursor) -> Vec<u32> {
@@ -99,6 +104,10 @@ fn handoff_own(handoff: &Handoff<Items>, mut cursor: OwnerCursor) -> Vec<u32> {
         );
         taken.extend(piece.0);
     }
+    assert!(
+        handoff.is_exhausted(),
+        "the owner's `None` means every index is claimed"
+    );
     taken
 }
 
