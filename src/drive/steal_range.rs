@@ -35,6 +35,9 @@ pub(crate) use handoff::{Handoff, SplitAt};
 #[path = "steal_range/loom_tests.rs"]
 mod loom_tests;
 #[cfg(all(test, not(loom)))]
+#[path = "steal_range/protocol_tests.rs"]
+mod protocol_tests;
+#[cfg(all(test, not(loom)))]
 #[path = "steal_range/stress_tests.rs"]
 mod stress_tests;
 #[cfg(all(test, not(loom)))]
