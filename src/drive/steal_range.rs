@@ -8,7 +8,7 @@
 //!
 //! | atomic | written by | read by | Release → Acquire pairs |
 //! |---|---|---|---|
-//! | `StealRange::word` = `pack(low, high)` | owner: `fetch_add` on `low` in `take_chunk`; thieves: `compare_exchange_weak` lowering `high` in `steal_half` | thieves: the `load` before the CAS loop in `steal_half` | none: every access is `Relaxed` |
+//! | `StealRange::word` = `pack(low, high)` | owner: `fetch_add` on `low` in `take_chunk`; thieves: `compare_exchange_weak` lowering `high` in `steal_half` | thieves: the `load` before the CAS loop in `steal_half`; anyone: `is_exhausted` | none: every access is `Relaxed` |
 //!
 //! Why `Relaxed` is enough: the word carries only its own value, two indices. Exactly-once
 //! follows from RMW atomicity alone (every RMW reads the latest value in the word's
@@ -49,11 +49,13 @@ mod tests;
 pub(crate) const MAX_RANGE_LEN: usize = u32::MAX as usize;
 
 /// The owner's chunk never exceeds `rest >> REST_SHARE_SHIFT` (an eighth of what it has not
-/// claimed yet), so that a thief arriving late still finds most of the work stealable.
+/// claimed yet) unless `min_len` asks for more, so that a thief arriving late still finds
+/// most of the work stealable.
 const REST_SHARE_SHIFT: u32 = 3;
 
 /// The shared word: `low` in bits 0..32, `high` in bits 32..64. The owner's `fetch_add` adds
-/// to `low` directly; it never carries into `high` because `low + len <= high <= u32::MAX`.
+/// to `low` directly; it never carries into `high` because the owner keeps
+/// `low + len <= high_seen <= u32::MAX` (invariant I4 in `drive/README.md`).
 #[inline]
 fn pack(low: u32, high: u32) -> u64 {
     u64::from(low) | (u64::from(high) << 32)
