@@ -191,3 +191,42 @@ fn loom_a_thief_becomes_an_owner_and_is_robbed_in_turn() {
         assert_eq!(all, items(0..N));
     });
 }
+
+/// The protocol of `drive/README.md` section 2 with `join` played by threads: the owner
+/// posts one steal-me job at the start and a new one only after it observed a steal (at most
+/// two here). Joining the results as the nested joins do (owner's chunks, then the thieves
+/// from the last to the first) must give the items in index order.
+#[test]
+fn loom_one_live_steal_me_keeps_index_order() {
+    const N: u32 = 7;
+    const MAX_THIEVES: usize = 2;
+    loom::model(|| {
+        let (handoff, mut cursor) = Handoff::new(0..N, Items(items(0..N)), ChunkLimits::DEFAULT);
+        let handoff = Arc::new(handoff);
+        let post_steal_me = |handoff: &Arc<Handoff<Items>>| {
+            let handoff = Arc::clone(handoff);
+            thread::spawn(move || match handoff.steal_half() {
+                Some((indices, piece)) => {
+                    assert_eq!(piece.0, items(indices));
+                    piece.0
+                }
+                None => Vec::new(),
+            })
+        };
+        let mut thieves = vec![post_steal_me(&handoff)];
+        let mut owner = Vec::new();
+        while let Some((chunk, piece)) = handoff.take_chunk(&mut cursor) {
+            owner.extend(piece.0);
+            if chunk.steal_observed && cursor.worth_stealing() && thieves.len() < MAX_THIEVES {
+                thieves.push(post_steal_me(&handoff));
+            }
+        }
+        let stolen = thieves.into_iter().rev().flat_map(|h| h.join().unwrap());
+        let all: Vec<u32> = owner.into_iter().chain(stolen).collect();
+        assert_eq!(
+            all,
+            items(0..N),
+            "reduce(mine, theirs) at every level is index order"
+        );
+    });
+}
