@@ -74,8 +74,11 @@ pub(crate) fn random_text(n: usize, seed: u64) -> String {
     ];
     let mut rng = rng(seed ^ n as u64);
     let mut text = String::new();
-    while text.chars().count() < n {
-        text.push_str(PIECES[rng.random_range(0..PIECES.len())]);
+    let mut chars = 0;
+    while chars < n {
+        let piece = PIECES[rng.random_range(0..PIECES.len())];
+        text.push_str(piece);
+        chars += piece.chars().count();
     }
     text
 }
