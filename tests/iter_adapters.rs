@@ -32,16 +32,25 @@ fn is_subsequence<T: PartialEq>(part: &[T], whole: &[T]) -> bool {
 fn map_filter_filter_map() {
     each_input(1, |_, v| {
         let mapped: Vec<u64> = v.par_iter().map(|&x| u64::from(x) * 3 + 1).collect();
-        assert_eq!(mapped, v.iter().map(|&x| u64::from(x) * 3 + 1).collect::<Vec<_>>());
+        assert_eq!(
+            mapped,
+            v.iter().map(|&x| u64::from(x) * 3 + 1).collect::<Vec<_>>()
+        );
 
         let kept: Vec<u32> = v.par_iter().copied().filter(|x| x % 3 == 0).collect();
-        assert_eq!(kept, v.iter().copied().filter(|x| x % 3 == 0).collect::<Vec<_>>());
+        assert_eq!(
+            kept,
+            v.iter().copied().filter(|x| x % 3 == 0).collect::<Vec<_>>()
+        );
 
         let halves: Vec<u32> = v
             .par_iter()
             .filter_map(|&x| (x % 2 == 0).then_some(x / 2))
             .collect();
-        let expected: Vec<u32> = v.iter().filter_map(|&x| (x % 2 == 0).then_some(x / 2)).collect();
+        let expected: Vec<u32> = v
+            .iter()
+            .filter_map(|&x| (x % 2 == 0).then_some(x / 2))
+            .collect();
         assert_eq!(halves, expected);
     });
 }
@@ -120,17 +129,23 @@ fn enumerate_zip_zip_eq() {
         assert_eq!(pairs, v.iter().copied().enumerate().collect::<Vec<_>>());
 
         let other = random_u32s(n / 2 + 1, 50, 55);
-        let zipped: Vec<(u32, u32)> = v.par_iter().copied().zip(other.par_iter().copied()).collect();
+        let zipped: Vec<(u32, u32)> = v
+            .par_iter()
+            .copied()
+            .zip(other.par_iter().copied())
+            .collect();
         let expected: Vec<(u32, u32)> = v.iter().copied().zip(other.iter().copied()).collect();
         assert_eq!(zipped, expected);
 
         let same_len: Vec<u32> = v.iter().map(|x| x ^ 1).collect();
-        let eq_zipped: Vec<u32> = v
-            .par_iter()
-            .zip_eq(&same_len)
-            .map(|(a, b)| a + b)
-            .collect();
-        assert_eq!(eq_zipped, v.iter().zip(&same_len).map(|(a, b)| a + b).collect::<Vec<_>>());
+        let eq_zipped: Vec<u32> = v.par_iter().zip_eq(&same_len).map(|(a, b)| a + b).collect();
+        assert_eq!(
+            eq_zipped,
+            v.iter()
+                .zip(&same_len)
+                .map(|(a, b)| a + b)
+                .collect::<Vec<_>>()
+        );
     });
 }
 
@@ -192,16 +207,27 @@ fn skip_take_rev_step_by() {
     each_input(8, |n, v| {
         for k in [0, 1, n / 2, n.saturating_sub(1), n, n + 5] {
             let skipped: Vec<u32> = v.par_iter().copied().skip(k).collect();
-            assert_eq!(skipped, v.iter().copied().skip(k).collect::<Vec<_>>(), "skip({k})");
+            assert_eq!(
+                skipped,
+                v.iter().copied().skip(k).collect::<Vec<_>>(),
+                "skip({k})"
+            );
             let taken: Vec<u32> = v.par_iter().copied().take(k).collect();
-            assert_eq!(taken, v.iter().copied().take(k).collect::<Vec<_>>(), "take({k})");
+            assert_eq!(
+                taken,
+                v.iter().copied().take(k).collect::<Vec<_>>(),
+                "take({k})"
+            );
             assert_eq!(v.par_iter().skip(k).len(), n.saturating_sub(k));
             assert_eq!(v.par_iter().take(k).len(), k.min(n));
         }
         let reversed: Vec<u32> = v.par_iter().copied().rev().collect();
         assert_eq!(reversed, v.iter().copied().rev().collect::<Vec<_>>());
         let rev_enum: Vec<(usize, u32)> = v.par_iter().copied().rev().enumerate().collect();
-        assert_eq!(rev_enum, v.iter().copied().rev().enumerate().collect::<Vec<_>>());
+        assert_eq!(
+            rev_enum,
+            v.iter().copied().rev().enumerate().collect::<Vec<_>>()
+        );
         for step in [1, 2, 3, 7, n + 1] {
             let stepped: Vec<u32> = v.par_iter().copied().step_by(step).collect();
             let expected: Vec<u32> = v.iter().copied().step_by(step).collect();
@@ -347,9 +373,16 @@ fn fold_fold_with_try_fold() {
         // An `Err` from the fold closure reaches the caller.
         let failed: Result<u64, u32> = v
             .par_iter()
-            .try_fold(|| 0u64, |acc, &x| if x == 999 { Err(x) } else { Ok(acc + 1) })
+            .try_fold(
+                || 0u64,
+                |acc, &x| if x == 999 { Err(x) } else { Ok(acc + 1) },
+            )
             .try_reduce(|| 0, |a, b| Ok(a + b));
-        let expected_fail = if v.contains(&999) { Err(999) } else { Ok(v.len() as u64) };
+        let expected_fail = if v.contains(&999) {
+            Err(999)
+        } else {
+            Ok(v.len() as u64)
+        };
         assert_eq!(failed, expected_fail);
     });
 }
@@ -397,7 +430,8 @@ fn take_any_while_and_skip_any_while_guarantees() {
             let failing: Vec<usize> = v.iter().copied().filter(|x| !small(x)).collect();
             assert!(is_subsequence(&failing, &rest));
             assert!(is_subsequence(&rest, &v));
-            let none_skipped: Vec<usize> = v.par_iter().copied().skip_any_while(|_| false).collect();
+            let none_skipped: Vec<usize> =
+                v.par_iter().copied().skip_any_while(|_| false).collect();
             assert_eq!(none_skipped, v);
             let all_skipped = v.par_iter().skip_any_while(|_| true).count();
             assert_eq!(all_skipped, 0);

@@ -64,7 +64,10 @@ fn collect_maps_and_sets() {
         let hash_set: HashSet<u32> = v.par_iter().map(|x| x % 100).collect();
         assert_eq!(hash_set, v.iter().map(|x| x % 100).collect::<HashSet<_>>());
         let btree_set: BTreeSet<u32> = v.par_iter().map(|x| x % 100).collect();
-        assert_eq!(btree_set, v.iter().map(|x| x % 100).collect::<BTreeSet<_>>());
+        assert_eq!(
+            btree_set,
+            v.iter().map(|x| x % 100).collect::<BTreeSet<_>>()
+        );
     });
 }
 
@@ -78,11 +81,17 @@ fn collect_strings() {
             let owned: String = words.par_iter().cloned().collect();
             assert_eq!(owned, words.concat());
             let chars: String = joined.par_chars().filter(|c| *c != 'a').collect();
-            assert_eq!(chars, joined.chars().filter(|c| *c != 'a').collect::<String>());
+            assert_eq!(
+                chars,
+                joined.chars().filter(|c| *c != 'a').collect::<String>()
+            );
             let char_refs: Vec<char> = joined.chars().collect();
             let from_refs: String = char_refs.par_iter().collect();
             assert_eq!(from_refs, joined);
-            let cows: String = words.par_iter().map(|w| Cow::Borrowed(w.as_str())).collect();
+            let cows: String = words
+                .par_iter()
+                .map(|w| Cow::Borrowed(w.as_str()))
+                .collect();
             assert_eq!(cows, joined);
         }
     });
@@ -127,8 +136,13 @@ fn collect_into_result_option_and_unit() {
 fn collect_into_vec_reuses_the_target() {
     each_input(34, |n, v| {
         let mut target = vec![7u64; n / 2 + 3];
-        v.par_iter().map(|&x| u64::from(x) + 1).collect_into_vec(&mut target);
-        assert_eq!(target, v.iter().map(|&x| u64::from(x) + 1).collect::<Vec<_>>());
+        v.par_iter()
+            .map(|&x| u64::from(x) + 1)
+            .collect_into_vec(&mut target);
+        assert_eq!(
+            target,
+            v.iter().map(|&x| u64::from(x) + 1).collect::<Vec<_>>()
+        );
 
         let mut left = vec![1u32; 5];
         let mut right = Vec::with_capacity(n * 2);
@@ -170,8 +184,15 @@ fn unzip_partition_partition_map() {
                 Either::Right(x.to_string())
             }
         });
-        assert_eq!(small, v.iter().copied().filter(|&x| x < 300).collect::<Vec<_>>());
-        let big_seq: VecDeque<String> = v.iter().filter(|&&x| x >= 300).map(u32::to_string).collect();
+        assert_eq!(
+            small,
+            v.iter().copied().filter(|&x| x < 300).collect::<Vec<_>>()
+        );
+        let big_seq: VecDeque<String> = v
+            .iter()
+            .filter(|&&x| x >= 300)
+            .map(u32::to_string)
+            .collect();
         assert_eq!(big, big_seq);
     });
 }
@@ -198,7 +219,9 @@ fn par_extend_appends_in_order() {
 
         let mut list: LinkedList<u32> = prefix.iter().copied().collect();
         list.par_extend(v.par_iter().copied().filter(|x| x % 2 == 1));
-        assert!(list.iter().eq(prefix.iter().chain(v.iter().filter(|x| *x % 2 == 1))));
+        assert!(list
+            .iter()
+            .eq(prefix.iter().chain(v.iter().filter(|x| *x % 2 == 1))));
 
         let mut text = String::from("<");
         text.par_extend(v.par_iter().map(|x| char::from(b'a' + (x % 26) as u8)));

@@ -30,13 +30,23 @@ fn hash_map_and_hash_set() {
         let mut map: HashMap<u32, u64> = v.iter().map(|&x| (x, u64::from(x) * 2)).collect();
         let by_ref: Vec<(&u32, &u64)> = map.par_iter().collect();
         assert_eq!(sorted(by_ref), sorted(map.iter().collect()));
-        map.par_iter_mut().for_each(|(k, val)| *val += u64::from(*k));
+        map.par_iter_mut()
+            .for_each(|(k, val)| *val += u64::from(*k));
         assert!(map.iter().all(|(&k, &val)| val == 3 * u64::from(k)));
         let by_value: Vec<(u32, u64)> = map.clone().into_par_iter().collect();
         assert_eq!(sorted(by_value), sorted(map.clone().into_iter().collect()));
         let drained: Vec<(u32, u64)> = map.par_drain().collect();
         assert!(map.is_empty());
-        assert_eq!(sorted(drained.iter().map(|p| p.0).collect()), sorted(v.iter().copied().collect::<HashSet<_>>().into_iter().collect()));
+        assert_eq!(
+            sorted(drained.iter().map(|p| p.0).collect()),
+            sorted(
+                v.iter()
+                    .copied()
+                    .collect::<HashSet<_>>()
+                    .into_iter()
+                    .collect()
+            )
+        );
 
         let mut set: HashSet<u32> = v.iter().copied().collect();
         let by_ref: Vec<&u32> = set.par_iter().collect();

@@ -31,7 +31,8 @@ fn for_each_family_visits_every_item_once() {
         assert_eq!(sum.load(Relaxed), expected);
 
         let (sender, receiver) = mpsc::channel();
-        v.par_iter().for_each_with(sender, |s, &x| s.send(x).unwrap());
+        v.par_iter()
+            .for_each_with(sender, |s, &x| s.send(x).unwrap());
         let mut seen: Vec<u32> = receiver.iter().collect();
         let mut sorted = v.clone();
         seen.sort_unstable();
@@ -56,27 +57,38 @@ fn for_each_family_visits_every_item_once() {
 #[test]
 fn try_for_each_family_reports_an_error() {
     each_input(21, |_, v| {
-        let all_ok: Result<(), u32> = v.par_iter().try_for_each(|&x| if x < 1000 { Ok(()) } else { Err(x) });
+        let all_ok: Result<(), u32> =
+            v.par_iter()
+                .try_for_each(|&x| if x < 1000 { Ok(()) } else { Err(x) });
         assert_eq!(all_ok, Ok(()));
 
         let bad = |x: u32| x % 97 == 5;
-        let result = v.par_iter().try_for_each(|&x| if bad(x) { Err(x) } else { Ok(()) });
+        let result = v
+            .par_iter()
+            .try_for_each(|&x| if bad(x) { Err(x) } else { Ok(()) });
         match result {
             Ok(()) => assert!(!v.iter().any(|&x| bad(x))),
             Err(e) => assert!(bad(e) && v.contains(&e)),
         }
 
-        let result = v
-            .par_iter()
-            .try_for_each_with(5u32, |k, &x| if bad(x) { Err(x + *k) } else { Ok(()) });
+        let result =
+            v.par_iter()
+                .try_for_each_with(5u32, |k, &x| if bad(x) { Err(x + *k) } else { Ok(()) });
         match result {
             Ok(()) => assert!(!v.iter().any(|&x| bad(x))),
             Err(e) => assert!(bad(e - 5) && v.contains(&(e - 5))),
         }
 
-        let option = v
-            .par_iter()
-            .try_for_each_init(|| 1u32, |one, &x| if bad(x) { None } else { Some(()).filter(|_| *one == 1) });
+        let option = v.par_iter().try_for_each_init(
+            || 1u32,
+            |one, &x| {
+                if bad(x) {
+                    None
+                } else {
+                    Some(()).filter(|_| *one == 1)
+                }
+            },
+        );
         assert_eq!(option.is_some(), !v.iter().any(|&x| bad(x)));
     });
 }
@@ -85,17 +97,32 @@ fn try_for_each_family_reports_an_error() {
 fn reduce_family() {
     each_input(22, |_, v| {
         let expected: u64 = v.iter().map(|&x| u64::from(x)).sum();
-        let reduced = v.par_iter().map(|&x| u64::from(x)).reduce(|| 0, |a, b| a + b);
+        let reduced = v
+            .par_iter()
+            .map(|&x| u64::from(x))
+            .reduce(|| 0, |a, b| a + b);
         assert_eq!(reduced, expected);
-        let reduced_with = v.par_iter().map(|&x| u64::from(x)).reduce_with(|a, b| a + b);
-        assert_eq!(reduced_with, v.iter().map(|&x| u64::from(x)).reduce(|a, b| a + b));
+        let reduced_with = v
+            .par_iter()
+            .map(|&x| u64::from(x))
+            .reduce_with(|a, b| a + b);
+        assert_eq!(
+            reduced_with,
+            v.iter().map(|&x| u64::from(x)).reduce(|a, b| a + b)
+        );
 
         // checked_add of non-negative values overflows in some grouping iff the total does.
         let big: Vec<u32> = v.iter().map(|&x| x * 4_000_000).collect();
         let oracle = big.iter().try_fold(0u32, |a, &b| a.checked_add(b));
-        let tried = big.par_iter().map(|&x| Some(x)).try_reduce(|| 0, |a, b| a.checked_add(b));
+        let tried = big
+            .par_iter()
+            .map(|&x| Some(x))
+            .try_reduce(|| 0, |a, b| a.checked_add(b));
         assert_eq!(tried, oracle);
-        let tried_with = big.par_iter().map(|&x| Some(x)).try_reduce_with(|a, b| a.checked_add(b));
+        let tried_with = big
+            .par_iter()
+            .map(|&x| Some(x))
+            .try_reduce_with(|a, b| a.checked_add(b));
         let oracle_with = if big.is_empty() { None } else { Some(oracle) };
         assert_eq!(tried_with, oracle_with);
 
@@ -104,7 +131,14 @@ fn reduce_family() {
             .par_iter()
             .map(|&x| if x == 500 { Err(x) } else { Ok(u64::from(x)) })
             .try_reduce(|| 0, |a, b| Ok(a + b));
-        assert_eq!(errs, if v.contains(&500) { Err(500) } else { Ok(expected) });
+        assert_eq!(
+            errs,
+            if v.contains(&500) {
+                Err(500)
+            } else {
+                Ok(expected)
+            }
+        );
     });
 }
 
@@ -118,11 +152,18 @@ fn sum_and_product() {
         let signed = random_i64s(v.len(), 1 << 40, 23);
         assert_eq!(signed.par_iter().sum::<i64>(), signed.iter().sum::<i64>());
         assert_eq!(
-            v.par_iter().map(|&x| Wrapping(u64::from(x) | 1)).product::<Wrapping<u64>>(),
-            v.iter().map(|&x| Wrapping(u64::from(x) | 1)).product::<Wrapping<u64>>()
+            v.par_iter()
+                .map(|&x| Wrapping(u64::from(x) | 1))
+                .product::<Wrapping<u64>>(),
+            v.iter()
+                .map(|&x| Wrapping(u64::from(x) | 1))
+                .product::<Wrapping<u64>>()
         );
         let small: Vec<u64> = v.iter().map(|&x| u64::from(x % 3) + 1).take(30).collect();
-        assert_eq!(small.par_iter().product::<u64>(), small.iter().product::<u64>());
+        assert_eq!(
+            small.par_iter().product::<u64>(),
+            small.iter().product::<u64>()
+        );
     });
 }
 
@@ -137,10 +178,22 @@ fn min_max_family_with_std_tie_breaking() {
 
         assert_eq!(v.par_iter().min(), v.iter().min());
         assert_eq!(v.par_iter().max(), v.iter().max());
-        assert_eq!(items.par_iter().min_by_key(|p| key(p)), items.iter().min_by_key(|p| key(p)));
-        assert_eq!(items.par_iter().max_by_key(|p| key(p)), items.iter().max_by_key(|p| key(p)));
-        assert_eq!(items.par_iter().min_by(|a, b| by(a, b)), items.iter().min_by(|a, b| by(a, b)));
-        assert_eq!(items.par_iter().max_by(|a, b| by(a, b)), items.iter().max_by(|a, b| by(a, b)));
+        assert_eq!(
+            items.par_iter().min_by_key(|p| key(p)),
+            items.iter().min_by_key(|p| key(p))
+        );
+        assert_eq!(
+            items.par_iter().max_by_key(|p| key(p)),
+            items.iter().max_by_key(|p| key(p))
+        );
+        assert_eq!(
+            items.par_iter().min_by(|a, b| by(a, b)),
+            items.iter().min_by(|a, b| by(a, b))
+        );
+        assert_eq!(
+            items.par_iter().max_by(|a, b| by(a, b)),
+            items.iter().max_by(|a, b| by(a, b))
+        );
     });
 }
 
@@ -148,7 +201,10 @@ fn min_max_family_with_std_tie_breaking() {
 fn count_any_all() {
     each_input(25, |_, v| {
         assert_eq!(v.par_iter().count(), v.len());
-        assert_eq!(v.par_iter().filter(|x| *x % 3 == 0).count(), v.iter().filter(|x| *x % 3 == 0).count());
+        assert_eq!(
+            v.par_iter().filter(|x| *x % 3 == 0).count(),
+            v.iter().filter(|x| *x % 3 == 0).count()
+        );
         for target in [0, 7, 999, 1000] {
             assert_eq!(v.par_iter().any(|&x| x == target), v.contains(&target));
             assert_eq!(v.par_iter().all(|&x| x != target), !v.contains(&target));
@@ -169,15 +225,27 @@ fn find_family() {
                 Some(found) => assert!(hit(found) && v.contains(found)),
                 None => assert!(!v.iter().any(hit)),
             }
-            assert_eq!(v.par_iter().find_first(|x| hit(x)), v.iter().find(|x| hit(x)));
-            assert_eq!(v.par_iter().find_last(|x| hit(x)), v.iter().rev().find(|x| hit(x)));
+            assert_eq!(
+                v.par_iter().find_first(|x| hit(x)),
+                v.iter().find(|x| hit(x))
+            );
+            assert_eq!(
+                v.par_iter().find_last(|x| hit(x)),
+                v.iter().rev().find(|x| hit(x))
+            );
 
             match v.par_iter().find_map_any(hit_map) {
                 Some(found) => assert!(found % 2 == 0 && hit(&((found / 2) as u32))),
                 None => assert!(!v.iter().any(hit)),
             }
-            assert_eq!(v.par_iter().find_map_first(hit_map), v.iter().find_map(hit_map));
-            assert_eq!(v.par_iter().find_map_last(hit_map), v.iter().rev().find_map(hit_map));
+            assert_eq!(
+                v.par_iter().find_map_first(hit_map),
+                v.iter().find_map(hit_map)
+            );
+            assert_eq!(
+                v.par_iter().find_map_last(hit_map),
+                v.iter().rev().find_map(hit_map)
+            );
 
             match v.par_iter().position_any(hit) {
                 Some(i) => assert!(hit(&v[i])),

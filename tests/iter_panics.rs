@@ -56,12 +56,18 @@ struct Tracked<'a> {
 impl Ledger {
     fn new(n: usize) -> Self {
         let zeros = || (0..n).map(|_| AtomicUsize::new(0)).collect();
-        Ledger { created: zeros(), dropped: zeros() }
+        Ledger {
+            created: zeros(),
+            dropped: zeros(),
+        }
     }
 
     fn make(&self, index: usize) -> Tracked<'_> {
         self.created[index].fetch_add(1, Relaxed);
-        Tracked { index, ledger: self }
+        Tracked {
+            index,
+            ledger: self,
+        }
     }
 
     /// Every created value was dropped exactly once; nothing else was dropped.
@@ -69,7 +75,10 @@ impl Ledger {
         for (i, (created, dropped)) in self.created.iter().zip(&self.dropped).enumerate() {
             let (created, dropped) = (created.load(Relaxed), dropped.load(Relaxed));
             assert!(created <= 1, "{what}: item {i} created {created} times");
-            assert_eq!(created, dropped, "{what}: item {i} created {created}, dropped {dropped}");
+            assert_eq!(
+                created, dropped,
+                "{what}: item {i} created {created}, dropped {dropped}"
+            );
         }
     }
 }
@@ -87,9 +96,17 @@ fn expect_boom<R>(what: &str, body: impl FnOnce() -> R) {
         Ok(_) => panic!("{what}: the panic did not reach the caller"),
         Err(payload) => payload,
     };
-    assert_eq!(payload_text(&*payload), Some(BOOM), "{what}: payload changed");
+    assert_eq!(
+        payload_text(&*payload),
+        Some(BOOM),
+        "{what}: payload changed"
+    );
     let after: usize = (0..10_000usize).into_par_iter().map(|x| x % 7).sum();
-    assert_eq!(after, (0..10_000usize).map(|x| x % 7).sum(), "{what}: pool unusable after panic");
+    assert_eq!(
+        after,
+        (0..10_000usize).map(|x| x % 7).sum(),
+        "{what}: pool unusable after panic"
+    );
 }
 
 fn panic_points(n: usize) -> [usize; 3] {
@@ -106,7 +123,13 @@ fn panic_in_map_during_collect_drops_each_value_once() {
                 expect_boom(&what, || {
                     (0..n)
                         .into_par_iter()
-                        .map(|i| if i == at { panic!("{}", BOOM) } else { ledger.make(i) })
+                        .map(|i| {
+                            if i == at {
+                                panic!("{}", BOOM)
+                            } else {
+                                ledger.make(i)
+                            }
+                        })
                         .collect::<Vec<_>>()
                 });
                 ledger.assert_balanced(&what);
@@ -116,7 +139,13 @@ fn panic_in_map_during_collect_drops_each_value_once() {
                     (0..n)
                         .into_par_iter()
                         .filter(|i| i % 3 != 1 || *i == at)
-                        .map(|i| if i == at { panic!("{}", BOOM) } else { ledger.make(i) })
+                        .map(|i| {
+                            if i == at {
+                                panic!("{}", BOOM)
+                            } else {
+                                ledger.make(i)
+                            }
+                        })
                         .collect::<Vec<_>>()
                 });
                 ledger.assert_balanced(&format!("unindexed {what}"));
@@ -125,7 +154,13 @@ fn panic_in_map_during_collect_drops_each_value_once() {
                 expect_boom(&what, || {
                     (0..n)
                         .into_par_iter()
-                        .map(|i| if i == at { panic!("{}", BOOM) } else { (ledger.make(i), i) })
+                        .map(|i| {
+                            if i == at {
+                                panic!("{}", BOOM)
+                            } else {
+                                (ledger.make(i), i)
+                            }
+                        })
                         .unzip::<_, _, Vec<_>, Vec<_>>()
                 });
                 ledger.assert_balanced(&format!("unzip {what}"));
@@ -145,7 +180,13 @@ fn panic_while_consuming_a_vec_by_value_drops_each_item_once() {
                 expect_boom(&what, || {
                     items
                         .into_par_iter()
-                        .map(|item| if item.index == at { panic!("{}", BOOM) } else { item.index })
+                        .map(|item| {
+                            if item.index == at {
+                                panic!("{}", BOOM)
+                            } else {
+                                item.index
+                            }
+                        })
                         .sum::<usize>()
                 });
                 ledger.assert_balanced(&what);
@@ -160,13 +201,21 @@ fn partly_consumed_vec_drops_the_rest() {
         for n in SIZES {
             let ledger = Ledger::new(n);
             let items: Vec<Tracked<'_>> = (0..n).map(|i| ledger.make(i)).collect();
-            let kept: Vec<usize> = items.into_par_iter().skip(n / 3).take(n / 3).map(|t| t.index).collect();
+            let kept: Vec<usize> = items
+                .into_par_iter()
+                .skip(n / 3)
+                .take(n / 3)
+                .map(|t| t.index)
+                .collect();
             assert_eq!(kept, (n / 3..n / 3 + n / 3).collect::<Vec<_>>());
             ledger.assert_balanced("skip/take on Vec by value");
 
             let ledger = Ledger::new(n);
             let items: Vec<Tracked<'_>> = (0..n).map(|i| ledger.make(i)).collect();
-            let found = items.into_par_iter().find_any(|t| t.index == n / 2).map(|t| t.index);
+            let found = items
+                .into_par_iter()
+                .find_any(|t| t.index == n / 2)
+                .map(|t| t.index);
             assert_eq!(found, Some(n / 2));
             ledger.assert_balanced("find_any on Vec by value");
         }
@@ -182,13 +231,20 @@ fn panic_during_par_drain_drops_each_item_once() {
                 continue;
             }
             for at in [lo, (lo + hi) / 2, hi - 1] {
-                let what = format!("par_drain({lo}..{hi}), {threads} threads, n={n}, panic at {at}");
+                let what =
+                    format!("par_drain({lo}..{hi}), {threads} threads, n={n}, panic at {at}");
                 let ledger = Ledger::new(n);
                 let mut items: Vec<Tracked<'_>> = (0..n).map(|i| ledger.make(i)).collect();
                 expect_boom(&what, || {
                     items
                         .par_drain(lo..hi)
-                        .map(|item| if item.index == at { panic!("{}", BOOM) } else { item })
+                        .map(|item| {
+                            if item.index == at {
+                                panic!("{}", BOOM)
+                            } else {
+                                item
+                            }
+                        })
                         .collect::<Vec<_>>()
                 });
                 // Whatever the drain left in the vector is still owned by it, exactly once.
@@ -204,17 +260,47 @@ fn panic_during_par_drain_drops_each_item_once() {
 fn panics_in_other_closures_reach_the_caller() {
     let v = random_u32s(100_003, 1000, 80);
     in_pools(|_| {
-        expect_boom("filter", || v.par_iter().filter(|&&x| if x == 999 { panic!("{}", BOOM) } else { true }).count());
-        expect_boom("for_each", || v.par_iter().for_each(|&x| assert!(x != 999, "{}", BOOM)));
+        expect_boom("filter", || {
+            v.par_iter()
+                .filter(|&&x| if x == 999 { panic!("{}", BOOM) } else { true })
+                .count()
+        });
+        expect_boom("for_each", || {
+            v.par_iter().for_each(|&x| assert!(x != 999, "{}", BOOM))
+        });
         expect_boom("reduce op", || {
-            v.par_iter().map(|&x| u64::from(x)).reduce(|| 0, |a, b| if a + b > 1_000_000 { panic!("{}", BOOM) } else { a + b })
+            v.par_iter().map(|&x| u64::from(x)).reduce(
+                || 0,
+                |a, b| {
+                    if a + b > 1_000_000 {
+                        panic!("{}", BOOM)
+                    } else {
+                        a + b
+                    }
+                },
+            )
         });
-        expect_boom("every item", || (0..10_000).into_par_iter().for_each(|_| panic!("{}", BOOM)));
-        expect_boom("fold identity", || (0..1000).into_par_iter().fold(|| -> u32 { panic!("{}", BOOM) }, |a, b| a + b).count());
+        expect_boom("every item", || {
+            (0..10_000).into_par_iter().for_each(|_| panic!("{}", BOOM))
+        });
+        expect_boom("fold identity", || {
+            (0..1000)
+                .into_par_iter()
+                .fold(|| -> u32 { panic!("{}", BOOM) }, |a, b| a + b)
+                .count()
+        });
         expect_boom("par_bridge source", || {
-            (0..1000u32).map(|x| if x == 500 { panic!("{}", BOOM) } else { x }).par_bridge().count()
+            (0..1000u32)
+                .map(|x| if x == 500 { panic!("{}", BOOM) } else { x })
+                .par_bridge()
+                .count()
         });
-        expect_boom("panic_fuse", || (0..100_000).into_par_iter().panic_fuse().for_each(|x| assert!(x != 50_000, "{}", BOOM)));
+        expect_boom("panic_fuse", || {
+            (0..100_000)
+                .into_par_iter()
+                .panic_fuse()
+                .for_each(|x| assert!(x != 50_000, "{}", BOOM))
+        });
     });
 }
 
@@ -229,28 +315,28 @@ fn zip_eq_with_unequal_lengths_panics() {
 #[test]
 #[should_panic(expected = "chunk_size must not be zero")]
 fn par_chunks_of_zero_panics() {
-    let v = vec![1, 2, 3];
+    let v = [1, 2, 3];
     let _ = v.par_chunks(0).count();
 }
 
 #[test]
 #[should_panic(expected = "chunk_size must not be zero")]
 fn par_chunks_mut_of_zero_panics() {
-    let mut v = vec![1, 2, 3];
+    let mut v = [1, 2, 3];
     v.par_chunks_mut(0).for_each(|_| {});
 }
 
 #[test]
 #[should_panic(expected = "chunk_size must not be zero")]
 fn par_chunks_exact_of_zero_panics() {
-    let v = vec![1, 2, 3];
+    let v = [1, 2, 3];
     let _ = v.par_chunks_exact(0).count();
 }
 
 #[test]
 #[should_panic(expected = "chunk_size must not be zero")]
 fn par_rchunks_of_zero_panics() {
-    let v = vec![1, 2, 3];
+    let v = [1, 2, 3];
     let _ = v.par_rchunks(0).count();
 }
 
@@ -265,6 +351,6 @@ fn iterator_chunks_of_zero_panics() {
 #[test]
 #[should_panic]
 fn par_windows_of_zero_panics() {
-    let v = vec![1, 2, 3];
+    let v = [1, 2, 3];
     let _ = v.par_windows(0).count();
 }

@@ -24,8 +24,16 @@ fn slice_iter_and_iter_mut() {
         let refs: Vec<&u32> = v.par_iter().collect();
         assert_eq!(refs, v.iter().collect::<Vec<_>>());
         let mut w = v.clone();
-        w.par_iter_mut().enumerate().for_each(|(i, x)| *x += i as u32);
-        assert_eq!(w, v.iter().enumerate().map(|(i, x)| x + i as u32).collect::<Vec<_>>());
+        w.par_iter_mut()
+            .enumerate()
+            .for_each(|(i, x)| *x += i as u32);
+        assert_eq!(
+            w,
+            v.iter()
+                .enumerate()
+                .map(|(i, x)| x + i as u32)
+                .collect::<Vec<_>>()
+        );
         let slice: &[u32] = &v;
         assert_eq!(slice.par_iter().len(), v.len());
     });
@@ -36,16 +44,28 @@ fn slice_chunks_windows_split() {
     each_input(41, |n, v| {
         for size in [1, 2, 3, 7, 64, 1000, n + 1] {
             let chunks: Vec<&[u32]> = v.par_chunks(size).collect();
-            assert_eq!(chunks, v.chunks(size).collect::<Vec<_>>(), "par_chunks({size})");
+            assert_eq!(
+                chunks,
+                v.chunks(size).collect::<Vec<_>>(),
+                "par_chunks({size})"
+            );
             assert_eq!(v.par_chunks(size).len(), v.chunks(size).len());
 
             let exact = v.par_chunks_exact(size);
             assert_eq!(exact.remainder(), v.chunks_exact(size).remainder());
             let exact: Vec<&[u32]> = exact.collect();
-            assert_eq!(exact, v.chunks_exact(size).collect::<Vec<_>>(), "par_chunks_exact({size})");
+            assert_eq!(
+                exact,
+                v.chunks_exact(size).collect::<Vec<_>>(),
+                "par_chunks_exact({size})"
+            );
 
             let rchunks: Vec<&[u32]> = v.par_rchunks(size).collect();
-            assert_eq!(rchunks, v.rchunks(size).collect::<Vec<_>>(), "par_rchunks({size})");
+            assert_eq!(
+                rchunks,
+                v.rchunks(size).collect::<Vec<_>>(),
+                "par_rchunks({size})"
+            );
 
             let mut par_mut = v.clone();
             par_mut.par_chunks_mut(size).for_each(<[u32]>::reverse);
@@ -54,7 +74,11 @@ fn slice_chunks_windows_split() {
             assert_eq!(par_mut, seq_mut, "par_chunks_mut({size})");
 
             let windows: Vec<&[u32]> = v.par_windows(size).collect();
-            assert_eq!(windows, v.windows(size).collect::<Vec<_>>(), "par_windows({size})");
+            assert_eq!(
+                windows,
+                v.windows(size).collect::<Vec<_>>(),
+                "par_windows({size})"
+            );
             assert_eq!(v.par_windows(size).len(), v.windows(size).len());
         }
         let pieces: Vec<&[u32]> = v.par_split(|x| x % 10 == 0).collect();
@@ -69,8 +93,15 @@ fn vec_and_boxed_slice_by_value() {
     in_pools(|_| {
         for n in SIZES {
             let words = random_words(n, 42);
-            let upper: Vec<String> = words.clone().into_par_iter().map(|w| w.to_uppercase()).collect();
-            assert_eq!(upper, words.iter().map(|w| w.to_uppercase()).collect::<Vec<_>>());
+            let upper: Vec<String> = words
+                .clone()
+                .into_par_iter()
+                .map(|w| w.to_uppercase())
+                .collect();
+            assert_eq!(
+                upper,
+                words.iter().map(|w| w.to_uppercase()).collect::<Vec<_>>()
+            );
             let boxed: Box<[String]> = words.clone().into_boxed_slice();
             let back: Vec<String> = boxed.into_par_iter().collect();
             assert_eq!(back, words);
@@ -87,8 +118,14 @@ fn vec_par_drain_ranges() {
     in_pools(|_| {
         for n in SIZES {
             let words = random_words(n, 43);
-            let ranges: [(usize, usize); 6] =
-                [(0, n), (n / 3, n), (0, n / 2), (n / 3, 2 * n / 3), (n / 2, n / 2), (n, n)];
+            let ranges: [(usize, usize); 6] = [
+                (0, n),
+                (n / 3, n),
+                (0, n / 2),
+                (n / 3, 2 * n / 3),
+                (n / 2, n / 2),
+                (n, n),
+            ];
             for (lo, hi) in ranges {
                 let mut par_vec = words.clone();
                 let mut seq_vec = words.clone();
@@ -138,9 +175,19 @@ where
     let expected: Vec<T> = range.clone().collect();
     let got: Vec<T> = range.clone().into_par_iter().collect();
     assert_eq!(got, expected, "{range:?}");
-    assert_eq!(range.clone().into_par_iter().opt_len(), Some(expected.len()), "{range:?}");
-    assert_eq!(range.clone().into_par_iter().min(), expected.first().copied());
-    assert_eq!(range.clone().into_par_iter().max(), expected.last().copied());
+    assert_eq!(
+        range.clone().into_par_iter().opt_len(),
+        Some(expected.len()),
+        "{range:?}"
+    );
+    assert_eq!(
+        range.clone().into_par_iter().min(),
+        expected.first().copied()
+    );
+    assert_eq!(
+        range.clone().into_par_iter().max(),
+        expected.last().copied()
+    );
 }
 
 fn check_range_inclusive<T>(range: RangeInclusive<T>)
@@ -151,8 +198,15 @@ where
     let expected: Vec<T> = range.clone().collect();
     let got: Vec<T> = range.clone().into_par_iter().collect();
     assert_eq!(got, expected, "{range:?}");
-    assert_eq!(range.clone().into_par_iter().count(), expected.len(), "{range:?}");
-    assert_eq!(range.clone().into_par_iter().max(), expected.last().copied());
+    assert_eq!(
+        range.clone().into_par_iter().count(),
+        expected.len(),
+        "{range:?}"
+    );
+    assert_eq!(
+        range.clone().into_par_iter().max(),
+        expected.last().copied()
+    );
 }
 
 /// The extra checks for ranges Rayon makes indexed.
@@ -163,11 +217,23 @@ where
     R::Iter: IndexedParallelIterator,
 {
     let expected: Vec<T> = range.clone().collect();
-    assert_eq!(range.clone().into_par_iter().len(), expected.len(), "{range:?}");
+    assert_eq!(
+        range.clone().into_par_iter().len(),
+        expected.len(),
+        "{range:?}"
+    );
     let reversed: Vec<T> = range.clone().into_par_iter().rev().collect();
-    assert_eq!(reversed, range.clone().rev().collect::<Vec<_>>(), "{range:?}");
+    assert_eq!(
+        reversed,
+        range.clone().rev().collect::<Vec<_>>(),
+        "{range:?}"
+    );
     let pairs: Vec<(usize, T)> = range.clone().into_par_iter().enumerate().skip(1).collect();
-    assert_eq!(pairs, range.clone().enumerate().skip(1).collect::<Vec<_>>(), "{range:?}");
+    assert_eq!(
+        pairs,
+        range.clone().enumerate().skip(1).collect::<Vec<_>>(),
+        "{range:?}"
+    );
 }
 
 #[test]
@@ -213,7 +279,11 @@ fn ranges_of_every_integer_type() {
             check_indexed_range(r);
         }
         check_indexed_range(i16::MIN..=i16::MAX);
-        for r in [i32::MIN..i32::MIN + 1000, -50_001..50_002, i32::MAX - 7..i32::MAX] {
+        for r in [
+            i32::MIN..i32::MIN + 1000,
+            -50_001..50_002,
+            i32::MAX - 7..i32::MAX,
+        ] {
             check_range(r.clone());
             check_indexed_range(r);
         }
@@ -261,16 +331,30 @@ fn ranges_longer_than_usize() {
         assert_eq!((0..u128::MAX).into_par_iter().opt_len(), None);
         assert_eq!((i128::MIN..i128::MAX).into_par_iter().opt_len(), None);
         assert_eq!((0..=u64::MAX).into_par_iter().opt_len(), None);
-        assert_eq!((0..u128::MAX).into_par_iter().find_first(|&x| x >= 1000), Some(1000));
-        assert_eq!((i128::MIN..i128::MAX).into_par_iter().find_first(|&x| x > i128::MIN + 5), Some(i128::MIN + 6));
+        assert_eq!(
+            (0..u128::MAX).into_par_iter().find_first(|&x| x >= 1000),
+            Some(1000)
+        );
+        assert_eq!(
+            (i128::MIN..i128::MAX)
+                .into_par_iter()
+                .find_first(|&x| x > i128::MIN + 5),
+            Some(i128::MIN + 6)
+        );
         let some: Vec<u128> = (0..u128::MAX).into_par_iter().take_any(10).collect();
         assert_eq!(some.len(), 10);
         assert!(some.windows(2).all(|w| w[0] < w[1]));
         // Lengths that just fit.
         assert_eq!((0..u64::MAX).into_par_iter().opt_len(), Some(usize::MAX));
-        assert_eq!((i64::MIN..i64::MAX).into_par_iter().opt_len(), Some(usize::MAX));
+        assert_eq!(
+            (i64::MIN..i64::MAX).into_par_iter().opt_len(),
+            Some(usize::MAX)
+        );
         assert_eq!((isize::MIN..isize::MAX).into_par_iter().len(), usize::MAX);
-        let top: Vec<isize> = (isize::MIN..isize::MAX).into_par_iter().skip(usize::MAX - 3).collect();
+        let top: Vec<isize> = (isize::MIN..isize::MAX)
+            .into_par_iter()
+            .skip(usize::MAX - 3)
+            .collect();
         assert_eq!(top, [isize::MAX - 3, isize::MAX - 2, isize::MAX - 1]);
         let last = (0..u64::MAX).into_par_iter().find_first(|&x| x > 7);
         assert_eq!(last, Some(8));
@@ -281,15 +365,29 @@ fn ranges_longer_than_usize() {
 #[allow(clippy::reversed_empty_ranges)]
 fn char_ranges_skip_surrogates() {
     in_pools(|_| {
-        for r in ['a'..'z', 'z'..'a', '\u{D7F0}'..'\u{E010}', '\u{0}'..'\u{D7FF}', '\u{E000}'..char::MAX] {
+        for r in [
+            'a'..'y',
+            'z'..'a',
+            '\u{D7F0}'..'\u{E010}',
+            '\u{0}'..'\u{D7FF}',
+            '\u{E000}'..char::MAX,
+        ] {
             check_range(r.clone());
             check_indexed_range(r);
         }
-        for r in ['a'..='a', '\u{D7FF}'..='\u{E000}', '\u{10FF00}'..=char::MAX, 'b'..='a'] {
+        for r in [
+            'a'..='a',
+            '\u{D7FF}'..='\u{E000}',
+            '\u{10FF00}'..=char::MAX,
+            'b'..='a',
+        ] {
             check_range_inclusive(r.clone());
             check_indexed_range(r);
         }
-        assert_eq!(('\u{0}'..=char::MAX).into_par_iter().count(), ('\u{0}'..=char::MAX).count());
+        assert_eq!(
+            ('\u{0}'..=char::MAX).into_par_iter().count(),
+            ('\u{0}'..=char::MAX).count()
+        );
     });
 }
 
@@ -326,7 +424,8 @@ fn empty_once_repeat_repeat_n() {
         assert_eq!(par::iter::once(9).len(), 1);
         for n in SIZES {
             let v = random_u32s(n, 1000, 44);
-            let tagged: Vec<(char, u32)> = par::iter::repeat('x').zip(v.par_iter().copied()).collect();
+            let tagged: Vec<(char, u32)> =
+                par::iter::repeat('x').zip(v.par_iter().copied()).collect();
             assert_eq!(tagged, v.iter().map(|&x| ('x', x)).collect::<Vec<_>>());
             let words: Vec<String> = par::iter::repeat(String::from("ab")).take(n).collect();
             assert_eq!(words, vec![String::from("ab"); n]);
@@ -334,7 +433,10 @@ fn empty_once_repeat_repeat_n() {
             assert_eq!(counted.len(), n);
             let all: Vec<String> = counted.collect();
             assert_eq!(all, vec![String::from("cd"); n]);
-            assert_eq!(par::iter::repeat_n(3u8, n).rev().skip(1).count(), n.saturating_sub(1));
+            assert_eq!(
+                par::iter::repeat_n(3u8, n).rev().skip(1).count(),
+                n.saturating_sub(1)
+            );
             let found = par::iter::repeat(1u32).map(|x| x + 1).find_any(|_| true);
             assert_eq!(found, Some(2));
         }
@@ -359,7 +461,9 @@ fn split_covers_the_data_exactly_once() {
             leaves.sort_by_key(|r| r.start);
             let covered: Vec<usize> = leaves.into_iter().flatten().collect();
             assert_eq!(covered, (0..n).collect::<Vec<_>>());
-            let total: usize = par::iter::split(0..n, halves).map(|r| r.sum::<usize>()).sum();
+            let total: usize = par::iter::split(0..n, halves)
+                .map(|r| r.sum::<usize>())
+                .sum();
             assert_eq!(total, (0..n).sum::<usize>());
         }
     });
@@ -383,7 +487,12 @@ fn par_bridge_yields_every_item() {
 fn par_bridge_over_a_source_that_is_itself_parallel() {
     // Each `next()` of the source runs a parallel sum. A worker waiting on that inner sum may
     // pick up another piece of the bridge; this must not deadlock on the bridge's lock.
-    let inner = |i: u64| (0..2000u64).into_par_iter().map(|j| (i * j) % 7).sum::<u64>();
+    let inner = |i: u64| {
+        (0..2000u64)
+            .into_par_iter()
+            .map(|j| (i * j) % 7)
+            .sum::<u64>()
+    };
     let expected: u64 = (0..300u64).map(|i| inner(i) % 1000).sum();
     in_pools(|_| {
         let source = (0..300u64).map(inner);
@@ -394,6 +503,9 @@ fn par_bridge_over_a_source_that_is_itself_parallel() {
             .par_bridge()
             .map(|s| (0..s % 50).into_par_iter().sum::<u64>())
             .sum();
-        assert_eq!(nested, (0..300u64).map(|i| (0..inner(i) % 50).sum::<u64>()).sum());
+        assert_eq!(
+            nested,
+            (0..300u64).map(|i| (0..inner(i) % 50).sum::<u64>()).sum()
+        );
     });
 }

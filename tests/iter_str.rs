@@ -25,13 +25,19 @@ fn each_text(seed: u64, check: impl Fn(&str) + Sync) {
 #[test]
 fn chars_char_indices_bytes() {
     each_text(50, |text| {
-        assert_eq!(text.par_chars().collect::<Vec<_>>(), text.chars().collect::<Vec<_>>());
+        assert_eq!(
+            text.par_chars().collect::<Vec<_>>(),
+            text.chars().collect::<Vec<_>>()
+        );
         assert_eq!(text.par_chars().count(), text.chars().count());
         assert_eq!(
             text.par_char_indices().collect::<Vec<_>>(),
             text.char_indices().collect::<Vec<_>>()
         );
-        assert_eq!(text.par_bytes().collect::<Vec<_>>(), text.bytes().collect::<Vec<_>>());
+        assert_eq!(
+            text.par_bytes().collect::<Vec<_>>(),
+            text.bytes().collect::<Vec<_>>()
+        );
         // Rayon's str iterators are unindexed (no `len`/`rev`); only the item sequence counts.
         assert_eq!(text.par_bytes().count(), text.len());
     });
@@ -40,7 +46,10 @@ fn chars_char_indices_bytes() {
 #[test]
 fn lines_and_whitespace() {
     each_text(51, |text| {
-        assert_eq!(text.par_lines().collect::<Vec<_>>(), text.lines().collect::<Vec<_>>());
+        assert_eq!(
+            text.par_lines().collect::<Vec<_>>(),
+            text.lines().collect::<Vec<_>>()
+        );
         assert_eq!(
             text.par_split_whitespace().collect::<Vec<_>>(),
             text.split_whitespace().collect::<Vec<_>>()
@@ -51,10 +60,19 @@ fn lines_and_whitespace() {
 #[test]
 fn split_and_split_terminator() {
     each_text(52, |text| {
-        assert_eq!(text.par_split(' ').collect::<Vec<_>>(), text.split(' ').collect::<Vec<_>>());
-        assert_eq!(text.par_split('日').collect::<Vec<_>>(), text.split('日').collect::<Vec<_>>());
+        assert_eq!(
+            text.par_split(' ').collect::<Vec<_>>(),
+            text.split(' ').collect::<Vec<_>>()
+        );
+        assert_eq!(
+            text.par_split('日').collect::<Vec<_>>(),
+            text.split('日').collect::<Vec<_>>()
+        );
         let set: &[char] = &['a', 'é', '\n'];
-        assert_eq!(text.par_split(set).collect::<Vec<_>>(), text.split(set).collect::<Vec<_>>());
+        assert_eq!(
+            text.par_split(set).collect::<Vec<_>>(),
+            text.split(set).collect::<Vec<_>>()
+        );
         assert_eq!(
             text.par_split(['z', '🦀']).collect::<Vec<_>>(),
             text.split(['z', '🦀']).collect::<Vec<_>>()
@@ -69,8 +87,10 @@ fn split_and_split_terminator() {
             text.split_terminator('\n').collect::<Vec<_>>()
         );
         assert_eq!(
-            text.par_split_terminator(|c: char| c == 'b').collect::<Vec<_>>(),
-            text.split_terminator(|c: char| c == 'b').collect::<Vec<_>>()
+            text.par_split_terminator(|c: char| c == 'b' || c == 'ß')
+                .collect::<Vec<_>>(),
+            text.split_terminator(|c: char| c == 'b' || c == 'ß')
+                .collect::<Vec<_>>()
         );
     });
 }
@@ -78,7 +98,10 @@ fn split_and_split_terminator() {
 #[test]
 fn matches() {
     each_text(53, |text| {
-        assert_eq!(text.par_matches('a').collect::<Vec<_>>(), text.matches('a').collect::<Vec<_>>());
+        assert_eq!(
+            text.par_matches('a').collect::<Vec<_>>(),
+            text.matches('a').collect::<Vec<_>>()
+        );
         assert_eq!(
             text.par_matches(char::is_alphabetic).collect::<Vec<_>>(),
             text.matches(char::is_alphabetic).collect::<Vec<_>>()
@@ -98,7 +121,11 @@ fn string_sources() {
             let owned = text.clone();
             assert_eq!(owned.par_chars().collect::<String>(), text);
             // par_drain on a String takes a byte range on char boundaries.
-            let boundaries: Vec<usize> = text.char_indices().map(|(i, _)| i).chain([text.len()]).collect();
+            let boundaries: Vec<usize> = text
+                .char_indices()
+                .map(|(i, _)| i)
+                .chain([text.len()])
+                .collect();
             let lo = boundaries[boundaries.len() / 3];
             let hi = boundaries[2 * boundaries.len() / 3];
             let mut par_string = text.clone();

@@ -61,7 +61,9 @@ pub(crate) fn random_words(n: usize, seed: u64) -> Vec<String> {
     (0..n)
         .map(|_| {
             let len = rng.random_range(0..6);
-            (0..len).map(|_| rng.random_range(b'a'..=b'e') as char).collect()
+            (0..len)
+                .map(|_| rng.random_range(b'a'..=b'e') as char)
+                .collect()
         })
         .collect()
 }
