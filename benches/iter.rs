@@ -55,14 +55,18 @@ mod work {
         x % 3 == 0
     }
 
-    /// Escape-time iterations (at most 255) of the pixels of row `y` of the image.
+    /// Iteration cap of the Mandelbrot escape-time loop: points inside the set cost this much,
+    /// points far outside cost one or two iterations, hence the imbalance between rows.
+    const MAX_ITERATIONS: u8 = 100;
+
+    /// Escape-time iterations (at most [`MAX_ITERATIONS`]) of the pixels of row `y` of the image.
     pub(crate) fn mandelbrot_row(y: usize, height: usize, row: &mut [u8]) {
         let width = row.len();
         let ci = -1.25 + 2.5 * y as f64 / height as f64;
         for (x, pixel) in row.iter_mut().enumerate() {
             let cr = -2.0 + 2.5 * x as f64 / width as f64;
             let (mut zr, mut zi, mut n) = (0.0f64, 0.0f64, 0u8);
-            while n < 255 && zr * zr + zi * zi <= 4.0 {
+            while n < MAX_ITERATIONS && zr * zr + zi * zi <= 4.0 {
                 let next = zr * zr - zi * zi + cr;
                 zi = 2.0 * zr * zi + ci;
                 zr = next;
