@@ -84,9 +84,8 @@ fn more_adapters_and_targets() {
             let w = random_u32s(n / 2, 1000, 93);
             let shortest: Vec<u32> = v.par_iter().interleave_shortest(&w).copied().collect();
             let mut expected = Vec::new();
-            let mut left = v.iter();
             let mut right = w.iter();
-            while let Some(&x) = left.next() {
+            for &x in &v {
                 expected.push(x);
                 match right.next() {
                     Some(&y) => expected.push(y),
