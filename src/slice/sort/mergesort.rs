@@ -1,0 +1,178 @@
+//! `par_sort*`: stable parallel merge sort.
+//!
+//! The slice is cut in halves recursively (on `join`) down to leaves of [`leaf_len`]; each
+//! leaf is sorted with std's stable sort. On the way back up, the two sorted halves are
+//! merged in parallel: the longer run's middle element is located in the other run by
+//! binary search, which splits one merge into two independent ones.
+//!
+//! One scratch buffer of `v.len()` slots is used. Levels alternate between the slice and
+//! the buffer ("ping-pong"), so each level moves every element once: a region asked to end
+//! up in the buffer sorts its halves into the slice and merges them into the buffer, and the
+//! other way round.
+//!
+//! Panics: every task catches a comparator panic in the [`PanicSlot`]; the merges then keep
+//! moving (without comparing) until every value is back in the slice, and only then does
+//! the first panic resume. So each value sits in exactly one place at every moment, whatever
+//! the scheduler did with the other half of a `join`.
+
+use std::cmp::Ordering;
+use std::mem::MaybeUninit;
+
+use super::guard::{self, PanicSlot};
+use crate::pool;
+
+/// Below this length (or on one thread) std's `sort_by` runs on the whole slice.
+const PAR_MIN_LEN: usize = 1 << 13;
+/// Leaves get at least this many elements, so a `join` is negligible next to a leaf sort.
+const MIN_LEAF_LEN: usize = 1 << 11;
+/// Merges shorter than this are done sequentially.
+const MIN_PAR_MERGE_LEN: usize = 1 << 13;
+
+/// Stable sort of `v` by `compare`, in parallel; see the module docs.
+pub(crate) fn par_sort_by<T, F>(v: &mut [T], compare: F)
+where
+    T: Send,
+    F: Fn(&T, &T) -> Ordering + Sync,
+{
+    let threads = pool::current_num_threads();
+    if threads <= 1 || v.len() < PAR_MIN_LEN || std::mem::size_of::<T>() == 0 {
+        v.sort_by(compare);
+        return;
+    }
+    let mut buffer: Vec<T> = Vec::with_capacity(v.len());
+    let scratch = &mut buffer.spare_capacity_mut()[..v.len()];
+    let sort = MergeSort {
+        compare: &compare,
+        is_less: &|a: &T, b: &T| compare(a, b) == Ordering::Less,
+        leaf_len: leaf_len(v.len(), threads),
+        panics: PanicSlot::default(),
+    };
+    // SAFETY: `sort_into(.., into_scratch = false)` returns with every value back in the
+    // slice, exactly once, also when the comparator panicked (see the module docs); it
+    // never unwinds, because all user code runs under `PanicSlot::catch`.
+    let slots = unsafe { guard::as_slots(v) };
+    sort.sort_into(slots, scratch, false);
+    // `buffer` still has length 0: dropping it frees memory and no values.
+    sort.panics.resume();
+}
+
+/// Leaf length for `len` elements on `threads` threads: about four leaves per thread, so
+/// that a stolen half still leaves the others enough to balance.
+fn leaf_len(len: usize, threads: usize) -> usize {
+    (len / (threads * 4)).max(MIN_LEAF_LEN)
+}
+
+/// One parallel merge sort: the comparator, its "less than" form, and the first panic.
+struct MergeSort<'c, F, L> {
+    compare: &'c F,
+    is_less: &'c L,
+    leaf_len: usize,
+    panics: PanicSlot,
+}
+
+impl<F, L> MergeSort<'_, F, L> {
+    /// Sorts the values of `slots` (which all hold live values) into `slots` itself, or
+    /// into `scratch` (same length, no live values) if `into_scratch`. Never unwinds.
+    fn sort_into<T>(
+        &self,
+        slots: &mut [MaybeUninit<T>],
+        scratch: &mut [MaybeUninit<T>],
+        into_scratch: bool,
+    ) where
+        T: Send,
+        F: Fn(&T, &T) -> Ordering + Sync,
+        L: Fn(&T, &T) -> bool + Sync,
+    {
+        let len = slots.len();
+        if len <= self.leaf_len {
+            if !self.panics.has_panicked() {
+                // SAFETY: `slots` holds live values (this function's precondition).
+                let values = unsafe { guard::assume_live(slots) };
+                // std's sort leaves a permutation if `compare` panics.
+                self.panics.catch(|| values.sort_by(self.compare));
+            }
+            if into_scratch {
+                guard::move_run(slots, scratch);
+            }
+            return;
+        }
+        let mid = len / 2;
+        {
+            let (slots_lo, slots_hi) = slots.split_at_mut(mid);
+            let (scratch_lo, scratch_hi) = scratch.split_at_mut(mid);
+            pool::join(
+                || self.sort_into(slots_lo, scratch_lo, !into_scratch),
+                || self.sort_into(slots_hi, scratch_hi, !into_scratch),
+            );
+        }
+        // The sorted halves are now where this region must *not* end up.
+        let (src, dest) = if into_scratch {
+            (slots, scratch)
+        } else {
+            (scratch, slots)
+        };
+        let (left, right) = src.split_at_mut(mid);
+        self.merge(left, right, dest);
+    }
+
+    /// Merges the sorted runs `left` and `right` (live values) into `dest`, splitting the
+    /// work in two with a binary search while it is long. Never unwinds.
+    fn merge<T>(
+        &self,
+        left: &mut [MaybeUninit<T>],
+        right: &mut [MaybeUninit<T>],
+        dest: &mut [MaybeUninit<T>],
+    ) where
+        T: Send,
+        F: Sync,
+        L: Fn(&T, &T) -> bool + Sync,
+    {
+        if self.panics.has_panicked() {
+            // Order no longer matters: just put every value in place.
+            let (dest_left, dest_right) = dest.split_at_mut(left.len());
+            guard::move_run(left, dest_left);
+            guard::move_run(right, dest_right);
+            return;
+        }
+        if dest.len() < MIN_PAR_MERGE_LEN || left.is_empty() || right.is_empty() {
+            // SAFETY: both runs hold live values (this function's precondition); on a
+            // panic `merge_runs` still moves every value into `dest` before unwinding
+            // into `catch`.
+            self.panics
+                .catch(|| unsafe { guard::merge_runs(left, right, dest, self.is_less) });
+            return;
+        }
+        let mut cut = (0, 0);
+        if !self.panics.catch(|| cut = self.split_point(left, right)) {
+            return self.merge(left, right, dest); // now moves without comparing
+        }
+        let (left_lo, left_hi) = left.split_at_mut(cut.0);
+        let (right_lo, right_hi) = right.split_at_mut(cut.1);
+        let (dest_lo, dest_hi) = dest.split_at_mut(cut.0 + cut.1);
+        pool::join(
+            || self.merge(left_lo, right_lo, dest_lo),
+            || self.merge(left_hi, right_hi, dest_hi),
+        );
+    }
+
+    /// Finds `(i, j)` such that merging `left[..i]` with `right[..j]`, then `left[i..]` with
+    /// `right[j..]`, is the stable merge of the two runs. Cuts the longer run in the middle.
+    fn split_point<T>(&self, left: &mut [MaybeUninit<T>], right: &mut [MaybeUninit<T>]) -> (usize, usize)
+    where
+        L: Fn(&T, &T) -> bool,
+    {
+        // SAFETY: both runs hold live values (precondition of `merge`, the only caller).
+        let (left, right) = unsafe { (guard::assume_live(left), guard::assume_live(right)) };
+        if left.len() >= right.len() {
+            let i = left.len() / 2;
+            // Equal elements of `right` go after `left[i]`: count only the smaller ones.
+            let j = right.partition_point(|r| (self.is_less)(r, &left[i]));
+            (i, j)
+        } else {
+            let j = right.len() / 2;
+            // Equal elements of `left` go before `right[j]`: count them in.
+            let i = left.partition_point(|l| !(self.is_less)(&right[j], l));
+            (i, j)
+        }
+    }
+}
