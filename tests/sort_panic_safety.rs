@@ -1,0 +1,204 @@
+//! Panic safety of the parallel sorts (issue #5): when the comparator or key function
+//! panics, the panic reaches the caller and the slice holds a permutation of its input;
+//! every element is dropped exactly once, when the slice itself is dropped.
+
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::atomic::{AtomicUsize, Ordering::SeqCst};
+use std::sync::{Arc, Once};
+
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use weft::slice::{
+    par_sort, par_sort_by, par_sort_by_cached_key, par_sort_by_key, par_sort_unstable,
+    par_sort_unstable_by, par_sort_unstable_by_key,
+};
+
+const PANIC_MESSAGE: &str = "planned panic in user code";
+
+/// An element that counts its own drops in a shared table, by id.
+#[derive(Debug)]
+struct Tracked {
+    key: u32,
+    id: usize,
+    drops: Arc<[AtomicUsize]>,
+}
+
+impl Drop for Tracked {
+    fn drop(&mut self) {
+        self.drops[self.id].fetch_add(1, SeqCst);
+    }
+}
+
+impl PartialEq for Tracked {
+    fn eq(&self, other: &Self) -> bool {
+        self.key == other.key
+    }
+}
+impl Eq for Tracked {}
+impl PartialOrd for Tracked {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Tracked {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.key.cmp(&other.key)
+    }
+}
+
+/// Counts calls into user code and panics on call number `panic_at`.
+struct Trap {
+    calls: AtomicUsize,
+    panic_at: usize,
+}
+
+impl Trap {
+    fn spring(&self) {
+        if self.calls.fetch_add(1, SeqCst) == self.panic_at {
+            panic!("{PANIC_MESSAGE}");
+        }
+    }
+}
+
+/// The seven entry points, each running user code that goes through `trap`.
+const ENTRY_POINTS: [(&str, fn(&mut [Tracked], &Trap)); 7] = [
+    ("par_sort_unstable", |v, trap| {
+        // `Ord` itself cannot see the trap: go through a key that does.
+        par_sort_unstable_by(v, |a, b| {
+            trap.spring();
+            a.cmp(b)
+        });
+        par_sort_unstable(v);
+    }),
+    ("par_sort_unstable_by", |v, trap| {
+        par_sort_unstable_by(v, |a, b| {
+            trap.spring();
+            b.key.cmp(&a.key)
+        })
+    }),
+    ("par_sort_unstable_by_key", |v, trap| {
+        par_sort_unstable_by_key(v, |a| {
+            trap.spring();
+            a.key
+        })
+    }),
+    ("par_sort", |v, trap| {
+        par_sort_by(v, |a, b| {
+            trap.spring();
+            a.cmp(b)
+        });
+        par_sort(v);
+    }),
+    ("par_sort_by", |v, trap| {
+        par_sort_by(v, |a, b| {
+            trap.spring();
+            b.key.cmp(&a.key)
+        })
+    }),
+    ("par_sort_by_key", |v, trap| {
+        par_sort_by_key(v, |a| {
+            trap.spring();
+            a.key
+        })
+    }),
+    ("par_sort_by_cached_key", |v, trap| {
+        par_sort_by_cached_key(v, |a| {
+            trap.spring();
+            a.key.to_string()
+        })
+    }),
+];
+
+/// Keeps the planned panics quiet; every other panic is still reported.
+fn silence_planned_panics() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        let default_hook = panic::take_hook();
+        panic::set_hook(Box::new(move |info| {
+            let planned = info
+                .payload()
+                .downcast_ref::<String>()
+                .is_some_and(|s| s == PANIC_MESSAGE);
+            if !planned {
+                default_hook(info);
+            }
+        }));
+    });
+}
+
+/// Sorts `len` tracked elements with a trap at `panic_at` and checks the aftermath.
+fn check_one(entry: (&str, fn(&mut [Tracked], &Trap)), len: usize, panic_at: usize, seed: u64) {
+    let (name, sort) = entry;
+    let what = format!("{name} len {len} panic_at {panic_at}");
+    let drops: Arc<[AtomicUsize]> = (0..len).map(|_| AtomicUsize::new(0)).collect();
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let key_range = (len as u32 / 4).max(1);
+    let mut v: Vec<Tracked> = (0..len)
+        .map(|id| Tracked {
+            key: rng.random_range(0..key_range),
+            id,
+            drops: Arc::clone(&drops),
+        })
+        .collect();
+    let trap = Trap {
+        calls: AtomicUsize::new(0),
+        panic_at,
+    };
+    let outcome = panic::catch_unwind(AssertUnwindSafe(|| sort(&mut v, &trap)));
+    let calls = trap.calls.load(SeqCst);
+    match outcome {
+        Err(payload) => {
+            let message = payload.downcast_ref::<String>().map(String::as_str);
+            assert_eq!(message, Some(PANIC_MESSAGE), "{what}: foreign panic");
+        }
+        Ok(()) => assert!(calls <= panic_at, "{what}: the trap fired but no panic came out"),
+    }
+    assert!(
+        drops.iter().all(|d| d.load(SeqCst) == 0),
+        "{what}: an element was dropped during the sort"
+    );
+    let mut ids: Vec<usize> = v.iter().map(|t| t.id).collect();
+    ids.sort_unstable();
+    assert!(ids.iter().copied().eq(0..len), "{what}: not a permutation");
+    drop(v);
+    for (id, count) in drops.iter().enumerate() {
+        assert_eq!(count.load(SeqCst), 1, "{what}: element {id} dropped wrongly");
+    }
+}
+
+#[test]
+fn panicking_user_code_leaves_a_permutation() {
+    silence_planned_panics();
+    let mut rng = SmallRng::seed_from_u64(2024);
+    for threads in [1, 2, 3, 8] {
+        let pool = weft::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            for entry in ENTRY_POINTS {
+                for len in [0, 1, 2, 7, 20, 1000, 20_000, 70_000] {
+                    for _ in 0..4 {
+                        let panic_at = rng.random_range(0..len.max(1) * 3);
+                        check_one(entry, len, panic_at, rng.random());
+                    }
+                }
+            }
+        });
+    }
+}
+
+#[test]
+fn sorts_without_panic_drop_each_element_once() {
+    for threads in [1, 2, 8] {
+        let pool = weft::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            for entry in ENTRY_POINTS {
+                check_one(entry, 30_000, usize::MAX, threads as u64);
+            }
+        });
+    }
+}
