@@ -109,7 +109,10 @@ fn check_all_sorts(values: &[u64], what: &str) {
     assert_eq!(keys, expected_keys, "par_sort_unstable_by_key {what}");
     let mut indices: Vec<usize> = v.iter().map(|p| p.1).collect();
     indices.sort_unstable();
-    assert!(indices.iter().copied().eq(0..values.len()), "lost an element {what}");
+    assert!(
+        indices.iter().copied().eq(0..values.len()),
+        "lost an element {what}"
+    );
 }
 
 #[test]
@@ -133,7 +136,10 @@ fn a_million_of_each_pattern_matches_std() {
             expected.sort_unstable();
             let mut v = values.clone();
             par_sort_unstable(&mut v);
-            assert_eq!(v, expected, "par_sort_unstable {pattern:?} threads {threads}");
+            assert_eq!(
+                v, expected,
+                "par_sort_unstable {pattern:?} threads {threads}"
+            );
             let mut v = values;
             par_sort(&mut v);
             assert_eq!(v, expected, "par_sort {pattern:?} threads {threads}");
@@ -187,8 +193,11 @@ fn cached_key_calls_the_key_function_once_per_element() {
             calls.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
             x
         });
-        assert!(v.is_sorted());
-        assert_eq!(calls.load(std::sync::atomic::Ordering::SeqCst), values.len());
+        assert!(v.windows(2).all(|w| w[0] <= w[1]));
+        assert_eq!(
+            calls.load(std::sync::atomic::Ordering::SeqCst),
+            values.len()
+        );
     });
 }
 
@@ -241,6 +250,9 @@ fn adversarial_input_stays_n_log_n() {
         assert_eq!(v, expected, "threads {threads}");
         // n log2 n is about 780k here; a quadratic run would need hundreds of millions.
         let count = comparisons.into_inner();
-        assert!(count < 8 * len * 16, "{count} comparisons, threads {threads}");
+        assert!(
+            count < 8 * len * 16,
+            "{count} comparisons, threads {threads}"
+        );
     });
 }

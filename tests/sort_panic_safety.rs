@@ -151,7 +151,10 @@ fn check_one(entry: (&str, fn(&mut [Tracked], &Trap)), len: usize, panic_at: usi
             let message = payload.downcast_ref::<String>().map(String::as_str);
             assert_eq!(message, Some(PANIC_MESSAGE), "{what}: foreign panic");
         }
-        Ok(()) => assert!(calls <= panic_at, "{what}: the trap fired but no panic came out"),
+        Ok(()) => assert!(
+            calls <= panic_at,
+            "{what}: the trap fired but no panic came out"
+        ),
     }
     assert!(
         drops.iter().all(|d| d.load(SeqCst) == 0),
@@ -162,7 +165,11 @@ fn check_one(entry: (&str, fn(&mut [Tracked], &Trap)), len: usize, panic_at: usi
     assert!(ids.iter().copied().eq(0..len), "{what}: not a permutation");
     drop(v);
     for (id, count) in drops.iter().enumerate() {
-        assert_eq!(count.load(SeqCst), 1, "{what}: element {id} dropped wrongly");
+        assert_eq!(
+            count.load(SeqCst),
+            1,
+            "{what}: element {id} dropped wrongly"
+        );
     }
 }
 

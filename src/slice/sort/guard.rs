@@ -70,7 +70,11 @@ pub(super) unsafe fn merge_runs<T, F>(
 ) where
     F: Fn(&T, &T) -> bool,
 {
-    assert_eq!(left.len() + right.len(), dest.len(), "merge_runs: bad lengths");
+    assert_eq!(
+        left.len() + right.len(),
+        dest.len(),
+        "merge_runs: bad lengths"
+    );
     let left_range = left.as_mut_ptr_range();
     let right_range = right.as_mut_ptr_range();
     let mut cursor = MergeCursor {
@@ -84,7 +88,11 @@ pub(super) unsafe fn merge_runs<T, F>(
         // SAFETY: both cursors are inside their runs (checked by the loop condition), and
         // the caller promises those slots hold live values; only shared references are made.
         let take_right = unsafe { is_less(&*cursor.right, &*cursor.left) };
-        let from = if take_right { cursor.right } else { cursor.left };
+        let from = if take_right {
+            cursor.right
+        } else {
+            cursor.left
+        };
         // SAFETY: `from` points at a live, not yet moved value; `out` is the next free slot
         // of `dest`, which has room for every value still in the runs (lengths asserted
         // above); `dest` is a distinct borrow, so the slots do not overlap.

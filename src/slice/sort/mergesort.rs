@@ -157,7 +157,11 @@ impl<F, L> MergeSort<'_, F, L> {
 
     /// Finds `(i, j)` such that merging `left[..i]` with `right[..j]`, then `left[i..]` with
     /// `right[j..]`, is the stable merge of the two runs. Cuts the longer run in the middle.
-    fn split_point<T>(&self, left: &mut [MaybeUninit<T>], right: &mut [MaybeUninit<T>]) -> (usize, usize)
+    fn split_point<T>(
+        &self,
+        left: &mut [MaybeUninit<T>],
+        right: &mut [MaybeUninit<T>],
+    ) -> (usize, usize)
     where
         L: Fn(&T, &T) -> bool,
     {

@@ -15,7 +15,11 @@ pub(super) fn choose_pivot<T, F>(v: &[T], is_less: &F) -> usize
 where
     F: Fn(&T, &T) -> bool,
 {
-    let samples = if v.len() >= LARGE_SAMPLE_MIN_LEN { 81 } else { 9 };
+    let samples = if v.len() >= LARGE_SAMPLE_MIN_LEN {
+        81
+    } else {
+        9
+    };
     let stride = v.len() / samples;
     let offset = (v.len() % stride.max(1)) / 2;
     let mut indices = [0usize; 81];
@@ -80,7 +84,14 @@ mod tests {
     #[test]
     fn median_of_3_all_orders() {
         let less = |a: &i32, b: &i32| a < b;
-        for perm in [[1, 2, 3], [1, 3, 2], [2, 1, 3], [2, 3, 1], [3, 1, 2], [3, 2, 1]] {
+        for perm in [
+            [1, 2, 3],
+            [1, 3, 2],
+            [2, 1, 3],
+            [2, 3, 1],
+            [3, 1, 2],
+            [3, 2, 1],
+        ] {
             let m = median_of_3(&perm, 0, 1, 2, &less);
             assert_eq!(perm[m], 2, "{perm:?}");
         }
