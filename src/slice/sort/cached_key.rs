@@ -6,9 +6,9 @@ use super::quicksort::par_sort_unstable_by;
 use crate::pool;
 
 /// Below this length (or on one thread) std's `sort_by_cached_key` does the whole job.
-const PAR_MIN_LEN: usize = 1 << 12;
+const PAR_MIN_LEN: usize = if cfg!(miri) { 64 } else { 1 << 12 };
 /// Key computation leaves get at least this many elements.
-const MIN_KEY_CHUNK_LEN: usize = 1 << 10;
+const MIN_KEY_CHUNK_LEN: usize = if cfg!(miri) { 8 } else { 1 << 10 };
 
 /// Stable sort of `v` by the key `key_of`, called exactly once per element.
 ///

@@ -22,11 +22,11 @@ use super::guard::{self, PanicSlot};
 use crate::pool;
 
 /// Below this length (or on one thread) std's `sort_by` runs on the whole slice.
-const PAR_MIN_LEN: usize = 1 << 13;
+const PAR_MIN_LEN: usize = if cfg!(miri) { 64 } else { 1 << 13 };
 /// Leaves get at least this many elements, so a `join` is negligible next to a leaf sort.
-const MIN_LEAF_LEN: usize = 1 << 11;
+const MIN_LEAF_LEN: usize = if cfg!(miri) { 8 } else { 1 << 11 };
 /// Merges shorter than this are done sequentially.
-const MIN_PAR_MERGE_LEN: usize = 1 << 13;
+const MIN_PAR_MERGE_LEN: usize = if cfg!(miri) { 16 } else { 1 << 13 };
 
 /// Stable sort of `v` by `compare`, in parallel; see the module docs.
 pub(crate) fn par_sort_by<T, F>(v: &mut [T], compare: F)
@@ -56,10 +56,17 @@ where
     sort.panics.resume();
 }
 
-/// Leaf length for `len` elements on `threads` threads: about four leaves per thread, so
-/// that a stolen half still leaves the others enough to balance.
+/// Leaf length for `len` elements on `threads` threads: the fewest leaves that give every
+/// thread two, rounded up to a power of 4. An even number of halvings means the leaves sort
+/// in place and the last merge lands in the slice, so no level is spent on a plain copy;
+/// few leaves mean few merge passes, and the merges themselves split finely enough to keep
+/// every thread busy.
 fn leaf_len(len: usize, threads: usize) -> usize {
-    (len / (threads * 4)).max(MIN_LEAF_LEN)
+    let mut leaves = 1;
+    while leaves < 2 * threads {
+        leaves *= 4;
+    }
+    len.div_ceil(leaves).max(MIN_LEAF_LEN)
 }
 
 /// One parallel merge sort: the comparator, its "less than" form, and the first panic.

@@ -21,9 +21,9 @@ use super::partition::{choose_pivot, partition};
 use crate::pool;
 
 /// Below this length (or on one thread) std's `sort_unstable_by` sorts the whole slice.
-const PAR_MIN_LEN: usize = 1 << 13;
+const PAR_MIN_LEN: usize = if cfg!(miri) { 64 } else { 1 << 13 };
 /// Leaves get at least this many elements, so a `join` is negligible next to a leaf sort.
-const MIN_LEAF_LEN: usize = 1 << 11;
+const MIN_LEAF_LEN: usize = if cfg!(miri) { 16 } else { 1 << 11 };
 
 /// Unstable sort of `v` by `compare`, in parallel; see the module docs.
 pub(crate) fn par_sort_unstable_by<T, F>(v: &mut [T], compare: F)
