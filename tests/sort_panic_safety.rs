@@ -137,20 +137,49 @@ fn silence_planned_panics() {
     });
 }
 
-/// Sorts `len` tracked elements with a trap at `panic_at` and checks the aftermath.
-fn check_one(entry: (&str, fn(&mut [Tracked], &Trap)), len: usize, panic_at: usize, seed: u64) {
-    let (name, sort) = entry;
-    let what = format!("{name} len {len} panic_at {panic_at}");
+/// `len` tracked elements with random keys, and their drop counters.
+fn tracked(len: usize, seed: u64) -> (Vec<Tracked>, Arc<[AtomicUsize]>) {
     let drops: Arc<[AtomicUsize]> = (0..len).map(|_| AtomicUsize::new(0)).collect();
     let mut rng = SmallRng::seed_from_u64(seed);
     let key_range = (len as u32 / 4).max(1);
-    let mut v: Vec<Tracked> = (0..len)
+    let v = (0..len)
         .map(|id| Tracked {
             key: rng.random_range(0..key_range),
             id,
             drops: Arc::clone(&drops),
         })
         .collect();
+    (v, drops)
+}
+
+/// Checks that `v` is a permutation of the ids `0..len` with nothing dropped yet, then
+/// drops it and checks that each element was dropped exactly once.
+fn check_aftermath(v: Vec<Tracked>, drops: &[AtomicUsize], what: &str) {
+    assert!(
+        drops.iter().all(|d| d.load(SeqCst) == 0),
+        "{what}: an element was dropped during the sort"
+    );
+    let mut ids: Vec<usize> = v.iter().map(|t| t.id).collect();
+    ids.sort_unstable();
+    assert!(
+        ids.iter().copied().eq(0..drops.len()),
+        "{what}: not a permutation"
+    );
+    drop(v);
+    for (id, count) in drops.iter().enumerate() {
+        assert_eq!(
+            count.load(SeqCst),
+            1,
+            "{what}: element {id} dropped wrongly"
+        );
+    }
+}
+
+/// Sorts `len` tracked elements with a trap at `panic_at` and checks the aftermath.
+fn check_one(entry: (&str, fn(&mut [Tracked], &Trap)), len: usize, panic_at: usize, seed: u64) {
+    let (name, sort) = entry;
+    let what = format!("{name} len {len} panic_at {panic_at}");
+    let (mut v, drops) = tracked(len, seed);
     let trap = Trap {
         calls: AtomicUsize::new(0),
         panic_at,
@@ -167,21 +196,7 @@ fn check_one(entry: (&str, fn(&mut [Tracked], &Trap)), len: usize, panic_at: usi
             "{what}: the trap fired but no panic came out"
         ),
     }
-    assert!(
-        drops.iter().all(|d| d.load(SeqCst) == 0),
-        "{what}: an element was dropped during the sort"
-    );
-    let mut ids: Vec<usize> = v.iter().map(|t| t.id).collect();
-    ids.sort_unstable();
-    assert!(ids.iter().copied().eq(0..len), "{what}: not a permutation");
-    drop(v);
-    for (id, count) in drops.iter().enumerate() {
-        assert_eq!(
-            count.load(SeqCst),
-            1,
-            "{what}: element {id} dropped wrongly"
-        );
-    }
+    check_aftermath(v, &drops, &what);
 }
 
 #[test]
@@ -224,4 +239,39 @@ fn sorts_without_panic_drop_each_element_once() {
             }
         });
     }
+}
+
+/// A comparator that is not a total order (it answers at random) must not break memory
+/// safety: the sort may panic (std's sorts may detect the violation) or return, but the
+/// slice stays a permutation.
+#[test]
+fn inconsistent_comparators_leave_a_permutation() {
+    for &threads in POOL_SIZES {
+        let pool = weft::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        for &len in LENGTHS {
+            let stable_and_unstable: [fn(&mut [Tracked], &AtomicUsize); 2] = [
+                |v, calls| par_sort_by(v, |_, _| coin(calls)),
+                |v, calls| par_sort_unstable_by(v, |_, _| coin(calls)),
+            ];
+            for sort in stable_and_unstable {
+                let (mut v, drops) = tracked(len, len as u64);
+                let calls = AtomicUsize::new(len);
+                let _ = panic::catch_unwind(AssertUnwindSafe(|| {
+                    pool.install(|| sort(&mut v, &calls));
+                }));
+                check_aftermath(v, &drops, &format!("len {len} threads {threads}"));
+            }
+        }
+    }
+}
+
+/// A pseudo-random ordering, from a hash of a shared call counter.
+fn coin(calls: &AtomicUsize) -> std::cmp::Ordering {
+    let n = calls.fetch_add(1, SeqCst) as u64;
+    let hash = n.wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(29);
+    hash.wrapping_mul(0xBF58_476D_1CE4_E5B9)
+        .cmp(&(u64::MAX / 2))
 }

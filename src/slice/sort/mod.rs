@@ -13,9 +13,11 @@
 //!
 //! **Panic safety.** If the comparator or key function panics, the panic reaches the caller
 //! and the slice is left holding a permutation of its input: no element is lost,
-//! duplicated, leaked or dropped twice (the order is unspecified). All of the sorts'
-//! `unsafe` code is in `guard.rs`, with the merge sort's two slice views as the only other
-//! `unsafe` calls.
+//! duplicated, leaked or dropped twice (the order is unspecified).
+//!
+//! The quicksort and the cached-key sort move elements only by swapping and are safe code.
+//! The merge sort's buffer needs `unsafe`: its operations are all in `guard.rs`, called
+//! from four places in `mergesort.rs`, each with its `SAFETY` comment.
 
 mod cached_key;
 mod guard;
