@@ -136,10 +136,7 @@ impl<F, L> MergeSort<'_, F, L> {
     {
         if self.panics.has_panicked() {
             // Order no longer matters: just put every value in place.
-            let (dest_left, dest_right) = dest.split_at_mut(left.len());
-            guard::move_run(left, dest_left);
-            guard::move_run(right, dest_right);
-            return;
+            return concatenate(left, right, dest);
         }
         if dest.len() < MIN_PAR_MERGE_LEN || left.is_empty() || right.is_empty() {
             // SAFETY: both runs hold live values (this function's precondition); on a
@@ -149,41 +146,73 @@ impl<F, L> MergeSort<'_, F, L> {
                 .catch(|| unsafe { guard::merge_runs(left, right, dest, self.is_less) });
             return;
         }
-        let mut cut = (0, 0);
-        if !self.panics.catch(|| cut = self.split_point(left, right)) {
+        let mut plan = MergePlan::InOrder;
+        if !self.panics.catch(|| plan = self.plan(left, right)) {
             return self.merge(left, right, dest); // now moves without comparing
         }
-        let (left_lo, left_hi) = left.split_at_mut(cut.0);
-        let (right_lo, right_hi) = right.split_at_mut(cut.1);
-        let (dest_lo, dest_hi) = dest.split_at_mut(cut.0 + cut.1);
+        let (i, j) = match plan {
+            MergePlan::InOrder => return concatenate(left, right, dest),
+            MergePlan::Swapped => return concatenate(right, left, dest),
+            MergePlan::Split(i, j) => (i, j),
+        };
+        let (left_lo, left_hi) = left.split_at_mut(i);
+        let (right_lo, right_hi) = right.split_at_mut(j);
+        let (dest_lo, dest_hi) = dest.split_at_mut(i + j);
         pool::join(
             || self.merge(left_lo, right_lo, dest_lo),
             || self.merge(left_hi, right_hi, dest_hi),
         );
     }
 
-    /// Finds `(i, j)` such that merging `left[..i]` with `right[..j]`, then `left[i..]` with
-    /// `right[j..]`, is the stable merge of the two runs. Cuts the longer run in the middle.
-    fn split_point<T>(
-        &self,
-        left: &mut [MaybeUninit<T>],
-        right: &mut [MaybeUninit<T>],
-    ) -> (usize, usize)
+    /// Decides how to merge two non-empty sorted runs: no merge at all if they are already
+    /// in order (presorted input) or in reverse order with no ties; otherwise the cut
+    /// `(i, j)` such that merging `left[..i]` with `right[..j]`, then `left[i..]` with
+    /// `right[j..]`, is the stable merge of the two runs (the longer run is cut in the middle).
+    fn plan<T>(&self, left: &mut [MaybeUninit<T>], right: &mut [MaybeUninit<T>]) -> MergePlan
     where
         L: Fn(&T, &T) -> bool,
     {
-        // SAFETY: both runs hold live values (precondition of `merge`, the only caller).
+        // SAFETY: both runs hold live values (precondition of `merge`, the only caller,
+        // which also checked that neither run is empty).
         let (left, right) = unsafe { (guard::assume_live(left), guard::assume_live(right)) };
+        let is_less = self.is_less;
+        if !is_less(&right[0], &left[left.len() - 1]) {
+            return MergePlan::InOrder;
+        }
+        if is_less(&right[right.len() - 1], &left[0]) {
+            return MergePlan::Swapped;
+        }
         if left.len() >= right.len() {
             let i = left.len() / 2;
             // Equal elements of `right` go after `left[i]`: count only the smaller ones.
-            let j = right.partition_point(|r| (self.is_less)(r, &left[i]));
-            (i, j)
+            let j = right.partition_point(|r| is_less(r, &left[i]));
+            MergePlan::Split(i, j)
         } else {
             let j = right.len() / 2;
             // Equal elements of `left` go before `right[j]`: count them in.
-            let i = left.partition_point(|l| !(self.is_less)(&right[j], l));
-            (i, j)
+            let i = left.partition_point(|l| !is_less(&right[j], l));
+            MergePlan::Split(i, j)
         }
     }
+}
+
+/// How [`MergeSort::merge`] handles two runs.
+enum MergePlan {
+    /// Every element of the left run goes before every element of the right run.
+    InOrder,
+    /// Every element of the right run is strictly less than every element of the left run.
+    Swapped,
+    /// Merge the two halves cut at these indices separately.
+    Split(usize, usize),
+}
+
+/// Moves `first` then `second` into `dest`.
+fn concatenate<T>(
+    first: &mut [MaybeUninit<T>],
+    second: &mut [MaybeUninit<T>],
+    dest: &mut [MaybeUninit<T>],
+) {
+    let (dest_first, dest_second) = dest.split_at_mut(first.len());
+    guard::move_run(first, dest_first);
+    guard::move_run(second, dest_second);
 }
