@@ -72,7 +72,10 @@ impl Trap {
 }
 
 /// The seven entry points, each running user code that goes through `trap`.
-const ENTRY_POINTS: [(&str, fn(&mut [Tracked], &Trap)); 7] = [
+/// A sort that runs user code through a trap.
+type TrappedSort = fn(&mut [Tracked], &Trap);
+
+const ENTRY_POINTS: [(&str, TrappedSort); 7] = [
     ("par_sort_unstable", |v, trap| {
         // `Ord` itself cannot see the trap: go through a key that does.
         par_sort_unstable_by(v, |a, b| {
@@ -176,7 +179,7 @@ fn check_aftermath(v: Vec<Tracked>, drops: &[AtomicUsize], what: &str) {
 }
 
 /// Sorts `len` tracked elements with a trap at `panic_at` and checks the aftermath.
-fn check_one(entry: (&str, fn(&mut [Tracked], &Trap)), len: usize, panic_at: usize, seed: u64) {
+fn check_one(entry: (&str, TrappedSort), len: usize, panic_at: usize, seed: u64) {
     let (name, sort) = entry;
     let what = format!("{name} len {len} panic_at {panic_at}");
     let (mut v, drops) = tracked(len, seed);
