@@ -216,3 +216,20 @@ fn concatenate<T>(
     guard::move_run(first, dest_first);
     guard::move_run(second, dest_second);
 }
+
+#[cfg(all(test, not(miri)))]
+mod tests {
+    use super::{leaf_len, MIN_LEAF_LEN};
+
+    #[test]
+    fn leaves_come_in_powers_of_four_with_two_per_thread() {
+        let len = 1 << 24;
+        assert_eq!(len / leaf_len(len, 1), 4);
+        assert_eq!(len / leaf_len(len, 2), 4);
+        assert_eq!(len / leaf_len(len, 3), 16);
+        assert_eq!(len / leaf_len(len, 8), 16);
+        assert_eq!(len / leaf_len(len, 9), 64);
+        assert_eq!(leaf_len(10_001, 2), 2501);
+        assert_eq!(leaf_len(5000, 8), MIN_LEAF_LEN);
+    }
+}
