@@ -147,14 +147,21 @@ fn checked_migrations(depth: u32) -> (u64, u64) {
         },
         |ctx| (checked_migrations(depth - 1), check(ctx)),
     );
-    (left + right + 1, left_moved + right_moved + u64::from(b_moved))
+    (
+        left + right + 1,
+        left_moved + right_moved + u64::from(b_moved),
+    )
 }
 
 #[test]
 fn migrated_is_true_exactly_when_a_closure_changed_threads() {
     let expected_nodes = (1 << 13) - 1;
     let (nodes, moved) = pool(1).install(|| checked_migrations(12));
-    assert_eq!((nodes, moved), (expected_nodes, 0), "one thread: nothing moves");
+    assert_eq!(
+        (nodes, moved),
+        (expected_nodes, 0),
+        "one thread: nothing moves"
+    );
     let (nodes, _) = pool(4).install(|| checked_migrations(12));
     assert_eq!(nodes, expected_nodes);
     // From outside any pool the closures run on a global worker: the check still holds.

@@ -168,7 +168,8 @@ fn scope_spawn_broadcast_reaches_every_thread_of_the_pool_once() {
 #[test]
 fn pool_scope_runs_its_body_inside_the_pool() {
     let pool = pool(3);
-    let (index, threads) = pool.scope(|_| (par::current_thread_index(), par::current_num_threads()));
+    let (index, threads) =
+        pool.scope(|_| (par::current_thread_index(), par::current_num_threads()));
     assert!(index.is_some_and(|i| i < 3), "{index:?}");
     assert_eq!(threads, 3);
 }
