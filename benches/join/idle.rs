@@ -36,6 +36,9 @@ fn idle_cpu_after(mut burst: impl FnMut()) -> Vec<Duration> {
     (0..ROUNDS)
         .map(|_| {
             burst();
+            // schedstat lags for a running thread until it is switched out; yielding brings
+            // this thread's count up to date, so the burst's tail does not leak into the window.
+            thread::yield_now();
             let before = process_cpu_ns();
             thread::sleep(IDLE_WINDOW);
             Duration::from_nanos(process_cpu_ns().saturating_sub(before))
