@@ -25,6 +25,9 @@ fn finish_slowly(finished: &AtomicUsize) -> u64 {
     value
 }
 
+// Rayon's `join` docs promise that both closures always run, and that when both panic the
+// first closure's panic is the one propagated.
+
 #[test]
 fn a_panic_in_the_first_closure_of_join_waits_for_the_second() {
     let pool = pool(2);
@@ -90,6 +93,8 @@ fn a_join_outside_any_pool_propagates_a_panic_and_the_global_pool_survives() {
     assert_eq!(par::join(|| fib_join(15), || 1).0, fib_iterative(15));
 }
 
+// Rayon's `scope` docs: a spawned task runs even if the spawner later panics, and the scope
+// propagates the panic once every task has completed.
 #[test]
 fn a_panic_in_a_scope_body_comes_after_the_tasks_it_spawned() {
     let pool = pool(2);
@@ -142,6 +147,8 @@ fn a_panic_in_an_install_closure_reaches_the_caller() {
     assert_pool_still_works(&pool);
 }
 
+// Rayon's `broadcast` docs: exactly one panic propagates, after every thread has completed
+// (or panicked in) its own call.
 #[test]
 fn a_panic_in_a_broadcast_comes_after_every_thread_ran() {
     let pool = pool(3);
