@@ -168,3 +168,15 @@ fn migrated_is_true_exactly_when_a_closure_changed_threads() {
     let (nodes, _) = checked_migrations(6);
     assert_eq!(nodes, (1 << 7) - 1);
 }
+
+#[test]
+fn thread_pool_join_runs_both_closures_inside_that_pool() {
+    let pool = pool(3);
+    let ((left_threads, left_fib), (right_threads, right_index)) = pool.join(
+        || (par::current_num_threads(), fib_join(21)),
+        || (par::current_num_threads(), par::current_thread_index()),
+    );
+    assert_eq!((left_threads, right_threads), (3, 3));
+    assert_eq!(left_fib, fib_iterative(21));
+    assert!(right_index.is_some_and(|i| i < 3), "{right_index:?}");
+}

@@ -126,3 +126,39 @@ fn dropping_a_pool_still_completes_the_work_already_spawned() {
         done.load(Ordering::SeqCst)
     );
 }
+
+#[test]
+fn free_functions_called_outside_any_pool_use_the_global_pool() {
+    let global_threads = par::current_num_threads();
+    let in_global = move || {
+        let index = par::current_thread_index();
+        index.is_some_and(|i| i < global_threads) && par::current_num_threads() == global_threads
+    };
+    let (sender, receiver) = mpsc::channel();
+    let spawn_sender = sender.clone();
+    par::spawn(move || spawn_sender.send(("spawn", in_global())).unwrap());
+    let fifo_sender = sender.clone();
+    par::spawn_fifo(move || fifo_sender.send(("spawn_fifo", in_global())).unwrap());
+    par::spawn_broadcast(move |_| sender.send(("spawn_broadcast", in_global())).unwrap());
+    let mut reports = receive(&receiver, 2 + global_threads);
+    reports.sort_unstable();
+    let mut expected = vec![("spawn", true), ("spawn_fifo", true)];
+    expected.extend((0..global_threads).map(|_| ("spawn_broadcast", true)));
+    expected.sort_unstable();
+    assert_eq!(reports, expected);
+
+    assert!(
+        par::scope(|_| in_global()),
+        "scope runs its body in the global pool"
+    );
+    assert!(par::scope_fifo(|_| in_global()), "so does scope_fifo");
+    let spawned_in_global = std::sync::atomic::AtomicBool::new(false);
+    par::in_place_scope(|s| {
+        assert!(
+            !in_global(),
+            "in_place_scope keeps the body on the calling thread"
+        );
+        s.spawn(|_| spawned_in_global.store(in_global(), Ordering::SeqCst));
+    });
+    assert!(spawned_in_global.load(Ordering::SeqCst));
+}
