@@ -81,6 +81,8 @@ fn yield_now_is_none_outside_a_pool_and_some_inside() {
     assert!(pool.install(|| pool.yield_local()).is_some());
 }
 
+// Rayon's `spawn` docs: spawns are prioritized LIFO on the spawning thread, i.e. a spawn from
+// a worker is queued locally, where `yield_local` looks.
 #[test]
 fn yield_local_runs_a_job_spawned_on_the_same_one_thread_pool() {
     let pool = pool(1);

@@ -46,6 +46,8 @@ fn a_cycle_of_installs_between_two_pools_does_not_deadlock() {
     );
 }
 
+// Rayon's `install` docs: a worker of another pool keeps busy (as with `yield_now` in a loop)
+// while it waits, so pool A's only worker can run the job that comes back to A.
 #[test]
 fn a_one_thread_pool_installs_back_into_itself_through_another_pool() {
     let pool_a = pool(1);
