@@ -5,10 +5,6 @@
 //! directly instead of the `par` alias. It counts the threads of this process in
 //! `/proc/self/task` (Linux only) and must stay the only test in its binary so that no other
 //! test starts or stops threads meanwhile.
-//!
-//! DISABLED until the real scheduler lands: the sequential stub has no `shutdown_and_wait`.
-//! Delete the `#![cfg(any())]` line below to enable it.
-#![cfg(any())]
 #![cfg(target_os = "linux")]
 
 use std::sync::atomic::{AtomicUsize, Ordering};
