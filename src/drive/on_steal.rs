@@ -1,0 +1,144 @@
+//! The on-steal driver: an indexed producer runs as one work-stealing range on the worker
+//! that starts it, and is split only when a thief actually takes part of it.
+//!
+//! ```text
+//! drive(P, C):  handoff = Handoff(0..len, Work { P, C })
+//!               join( own(handoff)            -- chunks from the low end, growing
+//!                   , steal_me(handoff) )     -- `b`: a private fork until someone is idle
+//! steal_me:     (m..h, piece) = handoff.steal_half()   -- the upper half of what is left
+//!               drive(piece)                  -- the thief becomes an owner itself
+//! own, on seeing a steal:   join(own(rest), steal_me(handoff))   -- offer the rest again
+//! ```
+//!
+//! `steal_me` is the `b` of a `join`: while nobody is idle it is a private fork that costs a
+//! few stores, and if nobody took it the owner runs it inline at the end and finds the range
+//! empty. Results combine in index order: a thief always takes the upper neighbour of what
+//! its victim keeps, and its result is reduced on the right of the victim's
+//! (`README.md`, "Why results stay in index order").
+
+use super::steal_range::{ChunkLimits, Handoff, SplitAt, MAX_RANGE_LEN};
+use crate::plumbing::{Consumer, Folder, Producer, Reducer};
+use crate::pool::{join_context, offer_forks, record_event, Event};
+
+/// A producer and its consumer, cut together. An upper piece keeps the reducer that joins
+/// its result to the result of its lower neighbour (`None` for the first piece of a range).
+struct Work<P, C, R> {
+    producer: P,
+    consumer: C,
+    below: Option<R>,
+}
+
+impl<P, C> SplitAt for Work<P, C, C::Reducer>
+where
+    P: Producer,
+    C: Consumer<P::Item>,
+{
+    fn split_at(self, index: usize) -> (Self, Self) {
+        let (lower_producer, upper_producer) = self.producer.split_at(index);
+        let (lower_consumer, upper_consumer, reducer) = self.consumer.split_at(index);
+        let lower = Work {
+            producer: lower_producer,
+            consumer: lower_consumer,
+            below: self.below,
+        };
+        let upper = Work {
+            producer: upper_producer,
+            consumer: upper_consumer,
+            below: Some(reducer),
+        };
+        (lower, upper)
+    }
+}
+
+type Shared<P, C> = Handoff<Work<P, C, <C as Consumer<<P as Producer>::Item>>::Reducer>>;
+
+/// Runs `consumer` over the `len` items of `producer`.
+pub(super) fn drive_indexed<P, C>(len: usize, producer: P, consumer: C) -> C::Result
+where
+    P: Producer,
+    C: Consumer<P::Item>,
+{
+    if len > MAX_RANGE_LEN {
+        // A range holds u32 indices: halve longer work first (64-bit lengths only).
+        let mid = len / 2;
+        let (left_producer, right_producer) = producer.split_at(mid);
+        let (left_consumer, right_consumer, reducer) = consumer.split_at(mid);
+        let (left, right) = join_context(
+            |_| drive_indexed(mid, left_producer, left_consumer),
+            |_| drive_indexed(len - mid, right_producer, right_consumer),
+        );
+        return reducer.reduce(left, right);
+    }
+    if len == 0 || consumer.full() {
+        return producer.fold_with(consumer.into_folder()).complete();
+    }
+    let limits = ChunkLimits::new(producer.min_len(), producer.max_len());
+    let work = Work {
+        producer,
+        consumer,
+        below: None,
+    };
+    let (handoff, cursor) = Handoff::new(0..len as u32, work, limits);
+    let (mine, stolen) = join_context(|_| own(&handoff, cursor, None), |_| steal_me(&handoff));
+    combine(mine, stolen)
+}
+
+/// The owner's loop: fold chunk after chunk; after a steal, offer what is left again.
+fn own<P, C>(
+    handoff: &Shared<P, C>,
+    mut cursor: super::steal_range::OwnerCursor,
+    mut done: Option<C::Result>,
+) -> C::Result
+where
+    P: Producer,
+    C: Consumer<P::Item>,
+{
+    loop {
+        let Some((chunk, work)) = handoff.take_chunk(&mut cursor) else {
+            return done.expect("an owner always keeps at least one chunk");
+        };
+        record_event(Event::ChunkTaken, 1);
+        let folder = work.producer.fold_with(work.consumer.into_folder());
+        let full = folder.full();
+        let result = folder.complete();
+        done = Some(match (done, work.below) {
+            (Some(left), Some(reducer)) => reducer.reduce(left, result),
+            (None, _) => result,
+            (Some(_), None) => unreachable!("only a range's first piece has no lower neighbour"),
+        });
+        if full {
+            // Nobody wants more items: keep thieves off the rest and stop.
+            handoff.close();
+            return done.expect("set just above");
+        }
+        if chunk.steal_observed && cursor.worth_stealing() {
+            // The thief consumed our `steal_me`: offer the rest with a fresh one.
+            let (mine, stolen) =
+                join_context(|_| own(handoff, cursor, done), |_| steal_me(handoff));
+            return combine(mine, stolen);
+        }
+        offer_forks();
+    }
+}
+
+/// The `b` of the owner's join: on a thief, take the upper half of what is left and drive
+/// it as a new range; on the owner (nobody stole it), find nothing worth taking.
+fn steal_me<P, C>(handoff: &Shared<P, C>) -> Option<(C::Reducer, C::Result)>
+where
+    P: Producer,
+    C: Consumer<P::Item>,
+{
+    let (indices, work) = handoff.steal_half()?;
+    record_event(Event::RangeSteal, 1);
+    let below = work.below.expect("a stolen piece has a lower neighbour");
+    let len = (indices.end - indices.start) as usize;
+    Some((below, drive_indexed(len, work.producer, work.consumer)))
+}
+
+/// Joins the owner's result with what a thief made of the upper part, if anything.
+fn combine<R, T: Reducer<R>>(mine: R, stolen: Option<(T, R)>) -> R {
+    match stolen {
+        Some((reducer, theirs)) => reducer.reduce(mine, theirs),
+        None => mine,
+    }
+}
