@@ -104,14 +104,14 @@ where
                 // `b` still runs (Rayon's contract), then `a`'s panic wins.
                 if still_ours {
                     // SAFETY: popped back, so no other thread can run it.
-                    let _ = unwind::halt_unwinding(|| unsafe { job_b.run_inline(false) });
+                    let _ = unwind::halt_unwinding(|| unsafe { job_b.run_inline(injected) });
                 }
                 unwind::resume_unwinding(payload)
             }
         };
         if still_ours {
             // SAFETY: popped back (private or reclaimed from the deque): ours alone.
-            let result_b = unsafe { job_b.run_inline(false) };
+            let result_b = unsafe { job_b.run_inline(injected) };
             (result_a, result_b)
         } else {
             // The thief ran `b` and set the latch; its panic, if any, is resumed here.

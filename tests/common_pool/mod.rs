@@ -14,8 +14,8 @@ use std::sync::Once;
 use std::thread;
 use std::time::{Duration, Instant};
 
-/// The crate under test. Flip to `pub(crate) use weft as par;` when the scheduler lands.
-pub(crate) use rayon as par;
+/// The crate under test (these tests were first validated against Rayon through this alias).
+pub(crate) use weft as par;
 
 /// How long a bounded wait may last before the test gives up. A hang guard only: the tests
 /// never assert on time.
