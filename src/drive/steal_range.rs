@@ -179,6 +179,29 @@ impl StealRange {
         }
     }
 
+    /// Owner: gives up what is left (its consumer wants no more items), so that no thief
+    /// starts on it. The owner must not take chunks afterwards. Linearizes at the CAS.
+    pub(crate) fn close(&self) {
+        // ORDERING: Relaxed, as in `steal_half`: only the indices matter.
+        let mut current = self.word.load(Ordering::Relaxed);
+        loop {
+            let (low, high) = unpack(current);
+            if low >= high {
+                return;
+            }
+            // ORDERING: Relaxed; races with thieves' CAS exactly like another thief would.
+            match self.word.compare_exchange_weak(
+                current,
+                pack(low, low),
+                Ordering::Relaxed,
+                Ordering::Relaxed,
+            ) {
+                Ok(_) => return,
+                Err(now) => current = now,
+            }
+        }
+    }
+
     /// True once every index has been claimed. A snapshot: it can only turn from false to true.
     pub(crate) fn is_exhausted(&self) -> bool {
         // ORDERING: Relaxed: a snapshot of the indices alone (see the table).

@@ -3,6 +3,7 @@
 //! of `spawn`.
 
 use std::cell::UnsafeCell;
+use std::mem::ManuallyDrop;
 use std::ptr;
 
 use super::latch::Latch;
@@ -100,13 +101,14 @@ impl<T> JobResult<T> {
 
 /// A job that lives in the stack frame of the thread that waits for it.
 ///
-/// Fields: `func` is taken exactly once, by whichever thread runs the job (the owner inline,
-/// or the thread that executes the published `JobRef`); `result` is written by that thread
-/// before `latch` is set and read by the owner only after it observed the latch set (or after
-/// running the job itself).
+/// Fields: `func` is moved out exactly once, by whichever thread runs the job (the owner
+/// inline, or the thread that executes the published `JobRef`); every `StackJob` is run, so
+/// it is never left behind to leak (`ManuallyDrop` spares the fast path a discriminant).
+/// `result` is written by an executing thread before `latch` is set and read by the owner
+/// only after it observed the latch set.
 pub(crate) struct StackJob<L, F, R> {
     pub(crate) latch: L,
-    func: UnsafeCell<Option<F>>,
+    func: UnsafeCell<ManuallyDrop<F>>,
     result: UnsafeCell<JobResult<R>>,
 }
 
@@ -121,7 +123,7 @@ where
     pub(crate) fn new(func: F, latch: L) -> Self {
         StackJob {
             latch,
-            func: UnsafeCell::new(Some(func)),
+            func: UnsafeCell::new(ManuallyDrop::new(func)),
             result: UnsafeCell::new(JobResult::Pending),
         }
     }
@@ -140,13 +142,13 @@ where
     /// Runs the job on the owner's thread, without setting the latch.
     ///
     /// # Safety
-    /// No other thread may run the job, now or later: its `JobRef` was popped back or never
-    /// published.
+    /// No other thread may run the job, now or later (its `JobRef` was popped back or never
+    /// published), and it was not run before.
     #[inline]
     pub(crate) unsafe fn run_inline(&self, migrated: bool) -> R {
-        // SAFETY: by this function's contract no other thread touches `func`.
-        let func = unsafe { (*self.func.get()).take() };
-        func.expect("weft: a job ran twice")(migrated)
+        // SAFETY: by this function's contract this is the one and only move out of `func`.
+        let func = unsafe { ManuallyDrop::take(&mut *self.func.get()) };
+        func(migrated)
     }
 
     /// The result written by the thread that executed the job.
@@ -167,7 +169,7 @@ where
         let this: *const Self = this.cast();
         // SAFETY: the JobRef contract keeps `*this` alive until its latch is set below, and
         // this is the only execution, so we have exclusive access to `func` and `result`.
-        let func = unsafe { (*(*this).func.get()).take() }.expect("weft: a job ran twice");
+        let func = unsafe { ManuallyDrop::take(&mut *(*this).func.get()) };
         let result = match unwind::halt_unwinding(|| func(true)) {
             Ok(value) => JobResult::Ok(value),
             Err(payload) => JobResult::Panic(payload),

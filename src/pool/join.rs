@@ -10,6 +10,7 @@ use super::job::StackJob;
 use super::latch::SpinLatch;
 use super::registry;
 use super::unwind;
+use super::worker::WorkerThread;
 
 /// Runs `oper_a` and `oper_b`, potentially in parallel, and returns both results.
 ///
@@ -30,6 +31,7 @@ use super::unwind;
 /// }
 /// assert_eq!(fib(20), 6765);
 /// ```
+#[inline]
 pub fn join<A, B, RA, RB>(oper_a: A, oper_b: B) -> (RA, RB)
 where
     A: FnOnce() -> RA + Send,
@@ -77,7 +79,28 @@ impl FnContext {
 /// let (a, b) = weft::join_context(|_| 1 + 1, |ctx| if ctx.migrated() { 2 } else { 2 });
 /// assert_eq!((a, b), (2, 2));
 /// ```
+#[inline]
 pub fn join_context<A, B, RA, RB>(oper_a: A, oper_b: B) -> (RA, RB)
+where
+    A: FnOnce(FnContext) -> RA + Send,
+    B: FnOnce(FnContext) -> RB + Send,
+    RA: Send,
+    RB: Send,
+{
+    // The common case deep in a recursion, kept small enough to inline into the caller.
+    // SAFETY: non-null CURRENT is this thread's live worker.
+    if let Some(worker) = unsafe { WorkerThread::current().as_ref() } {
+        if worker.has_enough_private_forks() {
+            return join_without_fork(worker, oper_a, oper_b, false);
+        }
+    }
+    join_forking(oper_a, oper_b)
+}
+
+/// `join_context` that offers `b` to thieves as a private fork (out of line: it runs only
+/// for the few outermost levels of a recursion).
+#[inline(never)]
+fn join_forking<A, B, RA, RB>(oper_a: A, oper_b: B) -> (RA, RB)
 where
     A: FnOnce(FnContext) -> RA + Send,
     B: FnOnce(FnContext) -> RB + Send,
@@ -118,4 +141,30 @@ where
             (result_a, job_b.into_result())
         }
     })
+}
+
+/// `join` when this worker already holds enough unpublished forks: a thief would get one of
+/// those older (larger) pieces first, so `b` is not offered at all and both closures run
+/// here, a then b, as plain calls. An idle worker still gets the oldest private fork.
+#[inline]
+fn join_without_fork<A, B, RA, RB>(
+    worker: &WorkerThread,
+    oper_a: A,
+    oper_b: B,
+    injected: bool,
+) -> (RA, RB)
+where
+    A: FnOnce(FnContext) -> RA,
+    B: FnOnce(FnContext) -> RB,
+{
+    worker.offer_forks();
+    let context = FnContext { migrated: injected };
+    match unwind::halt_unwinding(|| oper_a(context)) {
+        Ok(result_a) => (result_a, oper_b(context)),
+        Err(payload) => {
+            // Both closures always run; `a`'s panic wins.
+            let _ = unwind::halt_unwinding(|| oper_b(context));
+            unwind::resume_unwinding(payload)
+        }
+    }
 }

@@ -29,6 +29,7 @@ pub use broadcast::{broadcast, spawn_broadcast, BroadcastContext};
 pub use join::{join, join_context, FnContext};
 pub use scope::{in_place_scope, in_place_scope_fifo, scope, scope_fifo, Scope, ScopeFifo};
 pub use spawn::{spawn, spawn_fifo};
+pub(crate) use stats::Event;
 pub use stats::PoolStats;
 pub use thread_pool::{ThreadPool, ThreadPoolBuildError, ThreadPoolBuilder};
 
@@ -58,6 +59,27 @@ pub fn current_num_threads() -> usize {
 pub fn current_thread_index() -> Option<usize> {
     // SAFETY: non-null CURRENT is this thread's live worker.
     unsafe { WorkerThread::current().as_ref() }.map(WorkerThread::index)
+}
+
+/// Counts `event` in the current worker's statistics (nothing outside a pool).
+#[allow(dead_code)] // until the on-steal driver lands
+#[inline]
+pub(crate) fn record_event(event: Event, n: u64) {
+    // SAFETY: non-null CURRENT is this thread's live worker.
+    if let Some(worker) = unsafe { WorkerThread::current().as_ref() } {
+        worker.note(event, n);
+    }
+}
+
+/// For long-running work between `join`s (a driver's chunk loop): if some worker is idle,
+/// publish the current worker's oldest private fork so that it can be stolen.
+#[allow(dead_code)] // until the on-steal driver lands
+#[inline]
+pub(crate) fn offer_forks() {
+    // SAFETY: non-null CURRENT is this thread's live worker.
+    if let Some(worker) = unsafe { WorkerThread::current().as_ref() } {
+        worker.offer_forks();
+    }
 }
 
 /// The largest `num_threads` a pool accepts; larger requests are capped to it.

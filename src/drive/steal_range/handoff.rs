@@ -79,6 +79,12 @@ impl<T: SplitAt> Handoff<T> {
         Some((indices, value))
     }
 
+    /// Owner: no thief may start on what is left (see `StealRange::close`); the unclaimed
+    /// pieces stay in the slot and are dropped with the `Handoff`.
+    pub(crate) fn close(&self) {
+        self.range.close();
+    }
+
     /// True once every index has been claimed (pieces may still be on their way out).
     pub(crate) fn is_exhausted(&self) -> bool {
         self.range.is_exhausted()

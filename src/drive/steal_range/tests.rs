@@ -241,3 +241,18 @@ fn handoff_serves_thieves_that_reach_the_slot_out_of_order() {
         .collect();
     assert_eq!(rest, Items::for_indices(1..25).0);
 }
+
+#[test]
+fn close_leaves_nothing_for_thieves_and_keeps_the_owners_claims() {
+    let (range, mut cursor) = StealRange::new(0..100, ChunkLimits::DEFAULT);
+    let first = range
+        .take_chunk(&mut cursor)
+        .expect("a fresh range has a chunk");
+    assert_eq!(first.indices, 0..1);
+    range.close();
+    assert!(range.is_exhausted());
+    assert_eq!(range.steal_half(), None);
+    // Closing twice, or closing an exhausted range, changes nothing.
+    range.close();
+    assert_eq!(range.steal_half(), None);
+}
