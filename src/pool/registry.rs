@@ -82,9 +82,21 @@ pub(crate) fn global_registry() -> &'static Arc<Registry> {
     if let Some(registry) = GLOBAL_REGISTRY.get() {
         return registry;
     }
-    init_global_registry(ThreadPoolBuilder::new())
+    global_registry_cold()
+}
+
+/// First use: build the default pool, unless another thread (first use elsewhere, or
+/// `build_global`) got there while we waited for the lock.
+#[cold]
+fn global_registry_cold() -> &'static Arc<Registry> {
+    let _init = GLOBAL_INIT.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(registry) = GLOBAL_REGISTRY.get() {
+        return registry;
+    }
+    let registry = Registry::new(ThreadPoolBuilder::new())
         .unwrap_or_else(|err| panic!("weft: the global thread pool could not be built: {err}"));
-    GLOBAL_REGISTRY.get().expect("initialised just above")
+    // The global pool lives for the whole process: its termination count never drops.
+    GLOBAL_REGISTRY.get_or_init(|| registry)
 }
 
 /// Builds the global pool from `builder`; an error if it already exists.

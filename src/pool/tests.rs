@@ -170,3 +170,19 @@ fn overflowing_the_private_fork_stack_still_computes() {
         assert_eq!(pool.install(|| depth_sum(1000)), 1000 * 1001 / 2);
     }
 }
+
+#[test]
+fn first_use_of_the_global_pool_from_many_threads_at_once() {
+    // Regression: the threads that lost the race to create the global pool used to panic.
+    // (In this test binary the global pool may exist already; then this checks the fast path.)
+    let barrier = std::sync::Barrier::new(8);
+    std::thread::scope(|s| {
+        for _ in 0..8 {
+            s.spawn(|| {
+                barrier.wait();
+                assert_eq!(fib(12), fib_seq(12));
+                assert!(current_num_threads() >= 1);
+            });
+        }
+    });
+}
