@@ -1,1 +1,28 @@
 //! How a producer is split across workers. May use `plumbing` and `pool`; never `iter`.
+//!
+//! The two functions here are the only way parallel-iterator work reaches the pool:
+//! [`drive_indexed`] for producers with a known length, [`drive_unindexed`] for the rest.
+//! Both currently use the recursive split-in-half driver in [`halving`]; the on-steal
+//! driver over a work-stealing index range will take over `drive_indexed`.
+
+mod halving; // recursive split-in-half with a budget that resets when a job is stolen
+
+use crate::plumbing::{Consumer, Producer, UnindexedConsumer, UnindexedProducer};
+
+/// Runs `consumer` over the `len` items of `producer`, splitting across workers.
+pub(crate) fn drive_indexed<P, C>(len: usize, producer: P, consumer: C) -> C::Result
+where
+    P: Producer,
+    C: Consumer<P::Item>,
+{
+    halving::drive_indexed(len, producer, consumer)
+}
+
+/// Runs `consumer` over the items of an unindexed `producer`, splitting across workers.
+pub(crate) fn drive_unindexed<P, C>(producer: P, consumer: C) -> C::Result
+where
+    P: UnindexedProducer,
+    C: UnindexedConsumer<P::Item>,
+{
+    halving::drive_unindexed(producer, consumer)
+}

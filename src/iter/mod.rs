@@ -1,1 +1,28 @@
 //! The `ParallelIterator` family: traits, sources, adapters and consumers.
+//!
+//! Import the traits with `use weft::prelude::*;`. The plumbing for writing custom
+//! parallel iterators is in [`plumbing`].
+//!
+//! ```
+//! use weft::prelude::*;
+//!
+//! let v: Vec<u32> = (0..1000u32).into_par_iter().map(|x| x % 7).collect();
+//! assert_eq!(v.par_iter().sum::<u32>(), v.iter().sum::<u32>());
+//! ```
+
+mod adapter; // map, filter, zip, …: one file each
+mod consumer; // for_each, reduce, sum, collect, find, …
+mod drain; // ParallelDrainRange, ParallelDrainFull
+mod from_par_iter; // FromParallelIterator, ParallelExtend
+mod indexed; // IndexedParallelIterator
+mod into; // IntoParallelIterator and the by-reference variants
+mod parallel_iterator; // ParallelIterator
+pub mod plumbing; // producer / consumer traits and the bridge functions
+pub(crate) mod source; // ranges, slices, vectors, …
+
+pub use adapter::*;
+pub use drain::{ParallelDrainFull, ParallelDrainRange};
+pub use from_par_iter::{FromParallelIterator, ParallelExtend};
+pub use indexed::IndexedParallelIterator;
+pub use into::{IntoParallelIterator, IntoParallelRefIterator, IntoParallelRefMutIterator};
+pub use parallel_iterator::ParallelIterator;
