@@ -1,7 +1,9 @@
 //! How a producer is split across workers. May use `plumbing` and `pool`; never `iter`.
 //!
-//! The two functions here are the only way parallel-iterator work reaches the pool:
-//! [`drive_indexed`] for producers with a known length, [`drive_unindexed`] for the rest.
+//! The functions here are the only way parallel-iterator work reaches the pool:
+//! [`drive_indexed`] for producers with a known length (all indexed work goes through it),
+//! [`drive_unindexed`] for the rest, and [`fork`] for adapters that run two whole
+//! iterators side by side (`chain`, `unzip`).
 //! Both currently use the recursive split-in-half driver in [`halving`]; the on-steal
 //! driver over a work-stealing index range will take over `drive_indexed`.
 
@@ -25,4 +27,15 @@ where
     C: UnindexedConsumer<P::Item>,
 {
     halving::drive_unindexed(producer, consumer)
+}
+
+/// Runs two independent pieces of iterator work, potentially in parallel.
+pub(crate) fn fork<A, B, RA, RB>(a: A, b: B) -> (RA, RB)
+where
+    A: FnOnce() -> RA + Send,
+    B: FnOnce() -> RB + Send,
+    RA: Send,
+    RB: Send,
+{
+    crate::pool::join(a, b)
 }

@@ -18,10 +18,13 @@ mod indexed; // IndexedParallelIterator
 mod into; // IntoParallelIterator and the by-reference variants
 mod parallel_iterator; // ParallelIterator
 pub mod plumbing; // producer / consumer traits and the bridge functions
+#[doc(hidden)]
+pub mod private; // the sealed `Try` trait used in `try_*` signatures
 pub(crate) mod source; // ranges, slices, vectors, …
 
 pub use adapter::*;
 pub use drain::{ParallelDrainFull, ParallelDrainRange};
+pub use either::Either;
 pub use from_par_iter::{FromParallelIterator, ParallelExtend};
 pub use indexed::IndexedParallelIterator;
 pub use into::{IntoParallelIterator, IntoParallelRefIterator, IntoParallelRefMutIterator};

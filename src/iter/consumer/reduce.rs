@@ -108,3 +108,16 @@ where
         false
     }
 }
+
+pub(crate) fn reduce_with<I, OP>(par_iter: I, op: &OP) -> Option<I::Item>
+where
+    I: ParallelIterator,
+    OP: Fn(I::Item, I::Item) -> I::Item + Sync,
+{
+    let combine = |left: Option<I::Item>, right: Option<I::Item>| match (left, right) {
+        (Some(left), Some(right)) => Some(op(left, right)),
+        (left, None) => left,
+        (None, right) => right,
+    };
+    reduce(par_iter.map(Some), &|| None, &combine)
+}
