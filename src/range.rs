@@ -8,4 +8,7 @@
 //! assert_eq!(r.sum::<u32>(), 45);
 //! ```
 
-pub use crate::iter::source::range::{IndexedRangeInteger, Iter, RangeInteger};
+pub use crate::iter::source::range::{
+    IndexedInclusiveInteger, IndexedRangeInteger, Iter, RangeInteger,
+};
+pub use crate::iter::source::range_char::CharIter;

@@ -39,3 +39,19 @@ where
 {
     crate::pool::join(a, b)
 }
+
+/// The number of workers that may run pieces of iterator work (for sources that size
+/// their own splitting, such as `par_bridge`).
+pub(crate) fn worker_count() -> usize {
+    crate::pool::current_num_threads()
+}
+
+/// Waits a little before retrying a contended `try_lock` (attempt `attempt`, from 0): a
+/// few spins, then yielding the thread. Never blocks.
+pub(crate) fn pause(attempt: u32) {
+    if attempt < 16 {
+        std::hint::spin_loop();
+    } else {
+        std::thread::yield_now();
+    }
+}

@@ -11,6 +11,7 @@
 //! ```
 
 mod adapter; // map, filter, zip, …: one file each
+mod collect_targets; // FromParallelIterator / ParallelExtend for std collections
 mod consumer; // for_each, reduce, sum, collect, find, …
 mod drain; // ParallelDrainRange, ParallelDrainFull
 mod from_par_iter; // FromParallelIterator, ParallelExtend
@@ -29,3 +30,5 @@ pub use from_par_iter::{FromParallelIterator, ParallelExtend};
 pub use indexed::IndexedParallelIterator;
 pub use into::{IntoParallelIterator, IntoParallelRefIterator, IntoParallelRefMutIterator};
 pub use parallel_iterator::ParallelIterator;
+pub use source::bridge::{IterBridge, ParallelBridge};
+pub use source::misc::{empty, once, repeat, repeat_n, split, Empty, Once, Repeat, RepeatN, Split};

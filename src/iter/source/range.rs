@@ -19,17 +19,24 @@ pub trait RangeInteger: Copy + Ord + Send + Sync + 'static + sealed::Sealed {
     /// `self + n`, wrapping (callers only ask for in-range values).
     #[doc(hidden)]
     fn offset(self, n: u128) -> Self;
+    /// `self + 1`, or `None` at the type's maximum.
+    #[doc(hidden)]
+    fn successor(self) -> Option<Self>;
 }
 
 /// Integer types whose ranges are [`IndexedParallelIterator`]s, as in Rayon.
 pub trait IndexedRangeInteger: RangeInteger {}
+
+/// Integer types whose inclusive ranges are [`IndexedParallelIterator`]s, as in Rayon
+/// (their length always fits in `usize`).
+pub trait IndexedInclusiveInteger: IndexedRangeInteger {}
 
 mod sealed {
     pub trait Sealed {}
 }
 
 macro_rules! range_integer {
-    ($($t:ty => $unsigned:ty, $indexed:tt;)*) => {$(
+    ($($t:ty => $unsigned:ty, $($marker:ident)*;)*) => {$(
         impl sealed::Sealed for $t {}
         impl RangeInteger for $t {
             fn span(start: Self, end: Self) -> u128 {
@@ -38,17 +45,20 @@ macro_rules! range_integer {
             fn offset(self, n: u128) -> Self {
                 self.wrapping_add(n as $t)
             }
+            fn successor(self) -> Option<Self> {
+                self.checked_add(1)
+            }
         }
-        range_integer!(@indexed $t, $indexed);
+        $(impl $marker for $t {})*
     )*};
-    (@indexed $t:ty, yes) => { impl IndexedRangeInteger for $t {} };
-    (@indexed $t:ty, no) => {};
 }
 
 range_integer! {
-    u8 => u8, yes; u16 => u16, yes; u32 => u32, yes; usize => usize, yes;
-    i8 => u8, yes; i16 => u16, yes; i32 => u32, yes; isize => usize, yes;
-    u64 => u64, no; i64 => u64, no; u128 => u128, no; i128 => u128, no;
+    u8 => u8, IndexedRangeInteger IndexedInclusiveInteger; u16 => u16, IndexedRangeInteger IndexedInclusiveInteger;
+    u32 => u32, IndexedRangeInteger; usize => usize, IndexedRangeInteger;
+    i8 => u8, IndexedRangeInteger IndexedInclusiveInteger; i16 => u16, IndexedRangeInteger IndexedInclusiveInteger;
+    i32 => u32, IndexedRangeInteger; isize => usize, IndexedRangeInteger;
+    u64 => u64,; i64 => u64,; u128 => u128,; i128 => u128,;
 }
 
 /// A parallel iterator over a `Range` (see [`IntoParallelIterator`] for `Range<T>`).
@@ -75,6 +85,12 @@ where
 
     fn into_par_iter(self) -> Iter<T> {
         Iter { range: self }
+    }
+}
+
+impl<T> Iter<T> {
+    pub(crate) fn new(range: Range<T>) -> Self {
+        Iter { range }
     }
 }
 

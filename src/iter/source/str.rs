@@ -1,0 +1,500 @@
+//! `ParallelString`: chars, char indices, bytes, lines and splits of a `&str`.
+//!
+//! Every source here is an unindexed producer over a `&str` that splits at a char boundary
+//! near its middle. Splits by a pattern split only *at a match* (dropping the separator),
+//! so the pieces of the halves are exactly the pieces of the whole.
+
+use crate::iter::plumbing::*;
+use crate::iter::{
+    Copied, Filter, IndexedParallelIterator, IntoParallelRefIterator, Map, ParallelIterator,
+};
+
+/// A char pattern for `par_split` and friends: a `char`, a slice or array of chars, or a
+/// `Fn(char) -> bool` (sealed).
+///
+/// ```
+/// use weft::prelude::*;
+///
+/// let parts: Vec<&str> = "a-b_c".par_split(['-', '_']).collect();
+/// assert_eq!(parts, ["a", "b", "c"]);
+/// ```
+pub trait Pattern: Sync + Send + sealed::Sealed {
+    /// Whether `c` matches.
+    #[doc(hidden)]
+    fn matches_char(&self, c: char) -> bool;
+}
+
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for char {}
+    impl Sealed for &[char] {}
+    impl<const N: usize> Sealed for [char; N] {}
+    impl<const N: usize> Sealed for &[char; N] {}
+    impl<F: Fn(char) -> bool> Sealed for F {}
+}
+
+impl Pattern for char {
+    fn matches_char(&self, c: char) -> bool {
+        *self == c
+    }
+}
+
+impl Pattern for &[char] {
+    fn matches_char(&self, c: char) -> bool {
+        self.contains(&c)
+    }
+}
+
+impl<const N: usize> Pattern for [char; N] {
+    fn matches_char(&self, c: char) -> bool {
+        self.contains(&c)
+    }
+}
+
+impl<const N: usize> Pattern for &[char; N] {
+    fn matches_char(&self, c: char) -> bool {
+        self.contains(&c)
+    }
+}
+
+impl<F: Fn(char) -> bool + Sync + Send> Pattern for F {
+    fn matches_char(&self, c: char) -> bool {
+        self(c)
+    }
+}
+
+/// Parallel methods on string slices.
+///
+/// ```
+/// use weft::prelude::*;
+///
+/// assert_eq!("hello world".par_split_whitespace().count(), 2);
+/// ```
+pub trait ParallelString {
+    /// The string the methods work on.
+    ///
+    /// ```
+    /// use weft::prelude::*;
+    ///
+    /// assert_eq!(String::from("x").as_parallel_string(), "x");
+    /// ```
+    fn as_parallel_string(&self) -> &str;
+
+    /// The chars.
+    ///
+    /// ```
+    /// use weft::prelude::*;
+    ///
+    /// let v: Vec<char> = "añb".par_chars().collect();
+    /// assert_eq!(v, ['a', 'ñ', 'b']);
+    /// ```
+    fn par_chars(&self) -> Chars<'_> {
+        Chars {
+            text: self.as_parallel_string(),
+        }
+    }
+
+    /// The chars with their byte positions.
+    ///
+    /// ```
+    /// use weft::prelude::*;
+    ///
+    /// let v: Vec<(usize, char)> = "añb".par_char_indices().collect();
+    /// assert_eq!(v, [(0, 'a'), (1, 'ñ'), (3, 'b')]);
+    /// ```
+    fn par_char_indices(&self) -> CharIndices<'_> {
+        CharIndices {
+            text: self.as_parallel_string(),
+        }
+    }
+
+    /// The bytes (an indexed iterator).
+    ///
+    /// ```
+    /// use weft::prelude::*;
+    ///
+    /// assert_eq!("abc".par_bytes().map(u32::from).sum::<u32>(), 294);
+    /// ```
+    fn par_bytes(&self) -> Bytes<'_> {
+        Bytes {
+            bytes: self.as_parallel_string().as_bytes().par_iter().copied(),
+        }
+    }
+
+    /// Substrings separated by `separator` (like `str::split`).
+    ///
+    /// ```
+    /// use weft::prelude::*;
+    ///
+    /// let v: Vec<&str> = "a,b,,c".par_split(',').collect();
+    /// assert_eq!(v, ["a", "b", "", "c"]);
+    /// ```
+    fn par_split<P: Pattern>(&self, separator: P) -> Split<'_, P> {
+        Split {
+            text: self.as_parallel_string(),
+            separator,
+        }
+    }
+
+    /// Like `par_split`, but a trailing empty substring is left out (like
+    /// `str::split_terminator`).
+    ///
+    /// ```
+    /// use weft::prelude::*;
+    ///
+    /// let v: Vec<&str> = "a;b;".par_split_terminator(';').collect();
+    /// assert_eq!(v, ["a", "b"]);
+    /// ```
+    fn par_split_terminator<P: Pattern>(&self, terminator: P) -> SplitTerminator<'_, P> {
+        let text = self.as_parallel_string();
+        let text = match text.chars().next_back() {
+            Some(last) if terminator.matches_char(last) => &text[..text.len() - last.len_utf8()],
+            _ => text,
+        };
+        let empty = self.as_parallel_string().is_empty();
+        SplitTerminator {
+            split: Split {
+                text,
+                separator: terminator,
+            },
+            empty,
+        }
+    }
+
+    /// The lines, without their `\n` or `\r\n` (like `str::lines`).
+    ///
+    /// ```
+    /// use weft::prelude::*;
+    ///
+    /// let v: Vec<&str> = "one\r\ntwo\nthree\n".par_lines().collect();
+    /// assert_eq!(v, ["one", "two", "three"]);
+    /// ```
+    fn par_lines(&self) -> Lines<'_> {
+        Lines {
+            lines: self.par_split_terminator('\n').map(strip_carriage_return),
+        }
+    }
+
+    /// The non-empty substrings between whitespace (like `str::split_whitespace`).
+    ///
+    /// ```
+    /// use weft::prelude::*;
+    ///
+    /// let v: Vec<&str> = "  a  bc d ".par_split_whitespace().collect();
+    /// assert_eq!(v, ["a", "bc", "d"]);
+    /// ```
+    fn par_split_whitespace(&self) -> SplitWhitespace<'_> {
+        let split = self.par_split(char::is_whitespace as fn(char) -> bool);
+        SplitWhitespace {
+            words: split.filter(not_empty),
+        }
+    }
+
+    /// The matches of a char pattern, as substrings (like `str::matches`).
+    ///
+    /// ```
+    /// use weft::prelude::*;
+    ///
+    /// let v: Vec<&str> = "a1b22".par_matches(char::is_numeric).collect();
+    /// assert_eq!(v, ["1", "2", "2"]);
+    /// ```
+    fn par_matches<P: Pattern>(&self, pattern: P) -> Matches<'_, P> {
+        Matches {
+            text: self.as_parallel_string(),
+            pattern,
+        }
+    }
+}
+
+impl ParallelString for str {
+    fn as_parallel_string(&self) -> &str {
+        self
+    }
+}
+
+fn strip_carriage_return(line: &str) -> &str {
+    line.strip_suffix('\r').unwrap_or(line)
+}
+
+fn not_empty(s: &&str) -> bool {
+    !s.is_empty()
+}
+
+/// A char boundary near the middle of `text` (0 if there is none inside).
+fn middle_boundary(text: &str) -> usize {
+    let mid = text.len() / 2;
+    (mid..text.len())
+        .find(|&i| text.is_char_boundary(i))
+        .unwrap_or(text.len())
+}
+
+/// Splits `text` at a char boundary near its middle, if both halves are non-empty.
+fn halve(text: &str) -> Option<(&str, &str)> {
+    let at = middle_boundary(text);
+    (at > 0 && at < text.len()).then(|| text.split_at(at))
+}
+
+/// Iterator over the chars of a string, from [`ParallelString::par_chars`].
+#[must_use = "iterators are lazy and do nothing unless consumed"]
+#[derive(Debug, Clone)]
+pub struct Chars<'a> {
+    text: &'a str,
+}
+
+impl<'a> ParallelIterator for Chars<'a> {
+    type Item = char;
+
+    fn drive_unindexed<C: UnindexedConsumer<char>>(self, consumer: C) -> C::Result {
+        bridge_unindexed(CharsProducer { text: self.text }, consumer)
+    }
+}
+
+struct CharsProducer<'a> {
+    text: &'a str,
+}
+
+impl UnindexedProducer for CharsProducer<'_> {
+    type Item = char;
+
+    fn split(self) -> (Self, Option<Self>) {
+        match halve(self.text) {
+            Some((left, right)) => (
+                CharsProducer { text: left },
+                Some(CharsProducer { text: right }),
+            ),
+            None => (self, None),
+        }
+    }
+
+    fn fold_with<F: Folder<char>>(self, folder: F) -> F {
+        folder.consume_iter(self.text.chars())
+    }
+}
+
+/// Iterator over chars and their byte positions, from
+/// [`ParallelString::par_char_indices`].
+#[must_use = "iterators are lazy and do nothing unless consumed"]
+#[derive(Debug, Clone)]
+pub struct CharIndices<'a> {
+    text: &'a str,
+}
+
+impl<'a> ParallelIterator for CharIndices<'a> {
+    type Item = (usize, char);
+
+    fn drive_unindexed<C: UnindexedConsumer<(usize, char)>>(self, consumer: C) -> C::Result {
+        bridge_unindexed(
+            CharIndicesProducer {
+                text: self.text,
+                offset: 0,
+            },
+            consumer,
+        )
+    }
+}
+
+/// `offset` is the byte position of `text` in the whole string.
+struct CharIndicesProducer<'a> {
+    text: &'a str,
+    offset: usize,
+}
+
+impl UnindexedProducer for CharIndicesProducer<'_> {
+    type Item = (usize, char);
+
+    fn split(self) -> (Self, Option<Self>) {
+        match halve(self.text) {
+            Some((left, right)) => {
+                let right = CharIndicesProducer {
+                    text: right,
+                    offset: self.offset + left.len(),
+                };
+                (
+                    CharIndicesProducer {
+                        text: left,
+                        offset: self.offset,
+                    },
+                    Some(right),
+                )
+            }
+            None => (self, None),
+        }
+    }
+
+    fn fold_with<F: Folder<(usize, char)>>(self, folder: F) -> F {
+        let offset = self.offset;
+        folder.consume_iter(self.text.char_indices().map(|(i, c)| (offset + i, c)))
+    }
+}
+
+/// Iterator over the bytes of a string, from [`ParallelString::par_bytes`].
+#[must_use = "iterators are lazy and do nothing unless consumed"]
+#[derive(Debug, Clone)]
+pub struct Bytes<'a> {
+    bytes: Copied<crate::slice::Iter<'a, u8>>,
+}
+
+impl ParallelIterator for Bytes<'_> {
+    type Item = u8;
+
+    fn drive_unindexed<C: UnindexedConsumer<u8>>(self, consumer: C) -> C::Result {
+        self.bytes.drive_unindexed(consumer)
+    }
+
+    fn opt_len(&self) -> Option<usize> {
+        Some(self.bytes.len())
+    }
+}
+
+impl IndexedParallelIterator for Bytes<'_> {
+    fn drive<C: Consumer<u8>>(self, consumer: C) -> C::Result {
+        self.bytes.drive(consumer)
+    }
+
+    fn len(&self) -> usize {
+        self.bytes.len()
+    }
+
+    fn with_producer<CB: ProducerCallback<u8>>(self, callback: CB) -> CB::Output {
+        self.bytes.with_producer(callback)
+    }
+}
+
+/// Iterator over substrings between separators, from [`ParallelString::par_split`].
+#[must_use = "iterators are lazy and do nothing unless consumed"]
+#[derive(Debug, Clone)]
+pub struct Split<'a, P> {
+    text: &'a str,
+    separator: P,
+}
+
+impl<'a, P: Pattern> ParallelIterator for Split<'a, P> {
+    type Item = &'a str;
+
+    fn drive_unindexed<C: UnindexedConsumer<&'a str>>(self, consumer: C) -> C::Result {
+        bridge_unindexed(
+            SplitProducer {
+                text: self.text,
+                separator: &self.separator,
+            },
+            consumer,
+        )
+    }
+}
+
+struct SplitProducer<'a, 'p, P> {
+    text: &'a str,
+    separator: &'p P,
+}
+
+impl<'a, P: Pattern> UnindexedProducer for SplitProducer<'a, '_, P> {
+    type Item = &'a str;
+
+    fn split(self) -> (Self, Option<Self>) {
+        let mid = middle_boundary(self.text);
+        let (front, back) = self.text.split_at(mid);
+        let is_separator = |(_, c): &(usize, char)| self.separator.matches_char(*c);
+        let found = match front.char_indices().rev().find(is_separator) {
+            Some(found) => Some(found),
+            None => back
+                .char_indices()
+                .find(is_separator)
+                .map(|(i, c)| (mid + i, c)),
+        };
+        match found {
+            None => (self, None),
+            Some((at, c)) => {
+                let separator = self.separator;
+                let left = SplitProducer {
+                    text: &self.text[..at],
+                    separator,
+                };
+                let right = SplitProducer {
+                    text: &self.text[at + c.len_utf8()..],
+                    separator,
+                };
+                (left, Some(right))
+            }
+        }
+    }
+
+    fn fold_with<F: Folder<&'a str>>(self, folder: F) -> F {
+        let separator = self.separator;
+        folder.consume_iter(self.text.split(|c| separator.matches_char(c)))
+    }
+}
+
+/// Iterator from [`ParallelString::par_split_terminator`].
+#[must_use = "iterators are lazy and do nothing unless consumed"]
+#[derive(Debug, Clone)]
+pub struct SplitTerminator<'a, P> {
+    split: Split<'a, P>,
+    /// The whole string was empty: no substrings at all.
+    empty: bool,
+}
+
+impl<'a, P: Pattern> ParallelIterator for SplitTerminator<'a, P> {
+    type Item = &'a str;
+
+    fn drive_unindexed<C: UnindexedConsumer<&'a str>>(self, consumer: C) -> C::Result {
+        if self.empty {
+            return consumer.into_folder().complete();
+        }
+        self.split.drive_unindexed(consumer)
+    }
+}
+
+/// Iterator over lines, from [`ParallelString::par_lines`].
+#[must_use = "iterators are lazy and do nothing unless consumed"]
+#[derive(Debug, Clone)]
+pub struct Lines<'a> {
+    lines: Map<SplitTerminator<'a, char>, fn(&str) -> &str>,
+}
+
+impl<'a> ParallelIterator for Lines<'a> {
+    type Item = &'a str;
+
+    fn drive_unindexed<C: UnindexedConsumer<&'a str>>(self, consumer: C) -> C::Result {
+        self.lines.drive_unindexed(consumer)
+    }
+}
+
+/// Iterator over whitespace-separated words, from
+/// [`ParallelString::par_split_whitespace`].
+#[must_use = "iterators are lazy and do nothing unless consumed"]
+#[derive(Debug, Clone)]
+pub struct SplitWhitespace<'a> {
+    words: Filter<Split<'a, fn(char) -> bool>, fn(&&str) -> bool>,
+}
+
+impl<'a> ParallelIterator for SplitWhitespace<'a> {
+    type Item = &'a str;
+
+    fn drive_unindexed<C: UnindexedConsumer<&'a str>>(self, consumer: C) -> C::Result {
+        self.words.drive_unindexed(consumer)
+    }
+}
+
+/// Iterator over the matches of a char pattern, from [`ParallelString::par_matches`].
+#[must_use = "iterators are lazy and do nothing unless consumed"]
+#[derive(Debug, Clone)]
+pub struct Matches<'a, P> {
+    text: &'a str,
+    pattern: P,
+}
+
+impl<'a, P: Pattern> ParallelIterator for Matches<'a, P> {
+    type Item = &'a str;
+
+    fn drive_unindexed<C: UnindexedConsumer<&'a str>>(self, consumer: C) -> C::Result {
+        let (text, pattern) = (self.text, &self.pattern);
+        let matched = move |(at, c): (usize, char)| {
+            pattern
+                .matches_char(c)
+                .then(|| &text[at..at + c.len_utf8()])
+        };
+        CharIndices { text }
+            .filter_map(matched)
+            .drive_unindexed(consumer)
+    }
+}
