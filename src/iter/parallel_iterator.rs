@@ -490,7 +490,9 @@ pub trait ParallelIterator: Sized + Send {
     /// ```
     /// use weft::prelude::*;
     ///
-    /// let r: Option<u32> = (0..10u32).into_par_iter().try_fold(|| 0, |a, b| a.checked_add(b)).try_reduce(|| 0, |a, b| a.checked_add(b));
+    /// let r: Option<u32> = (0..10u32).into_par_iter()
+    ///     .try_fold(|| 0u32, |a, b| a.checked_add(b))
+    ///     .try_reduce(|| 0, |a, b| a.checked_add(b));
     /// assert_eq!(r, Some(45));
     /// ```
     fn try_fold<T, R, ID, F>(self, identity: ID, fold_op: F) -> TryFold<Self, ID, F>
@@ -507,7 +509,9 @@ pub trait ParallelIterator: Sized + Send {
     /// ```
     /// use weft::prelude::*;
     ///
-    /// let r: Option<u32> = (0..10u32).into_par_iter().try_fold_with(0, |a, b| a.checked_add(b)).try_reduce(|| 0, |a, b| a.checked_add(b));
+    /// let r: Option<u32> = (0..10u32).into_par_iter()
+    ///     .try_fold_with(0u32, |a, b| a.checked_add(b))
+    ///     .try_reduce(|| 0, |a, b| a.checked_add(b));
     /// assert_eq!(r, Some(45));
     /// ```
     fn try_fold_with<F, T, R>(self, init: T, fold_op: F) -> TryFoldWith<Self, T, F>

@@ -59,13 +59,31 @@ where
 /// Splits `producer` (of `len` items) and `consumer` across workers and combines the results.
 ///
 /// ```
-/// use weft::iter::plumbing::{bridge_producer_consumer, Consumer, Producer, ProducerCallback};
+/// use weft::iter::plumbing::{bridge_producer_consumer, Producer, UnindexedConsumer};
 /// use weft::prelude::*;
 ///
-/// // `with_producer` hands out the producer; drive it with a `sum` consumer by hand.
-/// let total: u64 = (1..=100u64).into_par_iter().sum();
-/// assert_eq!(total, 5050);
-/// # let _ = bridge_producer_consumer::<weft::iter::Empty<u8>, _>;
+/// // Producer of the even numbers `2 * i` for `i` in a range.
+/// struct Evens(std::ops::Range<u32>);
+/// impl Producer for Evens {
+///     type Item = u32;
+///     type IntoIter = std::iter::Map<std::ops::Range<u32>, fn(u32) -> u32>;
+///     fn into_iter(self) -> Self::IntoIter {
+///         self.0.map(|i| 2 * i)
+///     }
+///     fn split_at(self, index: usize) -> (Self, Self) {
+///         let mid = self.0.start + index as u32;
+///         (Evens(self.0.start..mid), Evens(mid..self.0.end))
+///     }
+/// }
+/// struct EvenNumbers(u32);
+/// impl ParallelIterator for EvenNumbers {
+///     type Item = u32;
+///     fn drive_unindexed<C: UnindexedConsumer<u32>>(self, consumer: C) -> C::Result {
+///         bridge_producer_consumer(self.0 as usize, Evens(0..self.0), consumer)
+///     }
+/// }
+/// assert_eq!(EvenNumbers(4).sum::<u32>(), 12);
+/// assert_eq!(EvenNumbers(3).collect::<Vec<_>>(), [0, 2, 4]);
 /// ```
 pub fn bridge_producer_consumer<P, C>(len: usize, producer: P, consumer: C) -> C::Result
 where

@@ -17,18 +17,17 @@ use std::ops::ControlFlow;
 ///
 /// ```
 /// use weft::iter::plumbing::Producer;
-/// use weft::prelude::*;
 ///
 /// // A producer over `0..n` squares, written by hand.
-/// struct Squares(std::ops::Range<u64>);
+/// struct Squares(std::ops::Range<u32>);
 /// impl Producer for Squares {
-///     type Item = u64;
-///     type IntoIter = std::iter::Map<std::ops::Range<u64>, fn(u64) -> u64>;
+///     type Item = u32;
+///     type IntoIter = std::iter::Map<std::ops::Range<u32>, fn(u32) -> u32>;
 ///     fn into_iter(self) -> Self::IntoIter {
 ///         self.0.map(|x| x * x)
 ///     }
 ///     fn split_at(self, index: usize) -> (Self, Self) {
-///         let mid = self.0.start + index as u64;
+///         let mid = self.0.start + index as u32;
 ///         (Squares(self.0.start..mid), Squares(mid..self.0.end))
 ///     }
 /// }

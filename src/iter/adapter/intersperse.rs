@@ -1,7 +1,7 @@
-//! `intersperse`: a clone of `separator` between neighbouring items. A piece knows whether
-//! it starts with a separator (`lead`); splitting at output index `i` gives the left side
-//! `(i + !lead) / 2` base items, and the right side leads with a separator if `i` lands on
-//! one. Unindexed (consumer side): the right half of a split leads with a separator, as in
+//! `intersperse`: a clone of `separator` between neighbouring items. Indexed: a piece is
+//! described by a [`Shape`] (leading separator, base items, trailing separator), and
+//! splitting at an output index splits the shape and the base producer to match.
+//! Unindexed (consumer side): the right half of a split leads with a separator, as in
 //! Rayon, which assumes the left half is not empty.
 
 use std::cell::Cell;
@@ -97,21 +97,71 @@ where
     type Output = CB::Output;
 
     fn callback<P: Producer<Item = T>>(self, base: P) -> CB::Output {
-        let producer = IntersperseProducer {
-            base,
-            separator: self.separator,
+        let shape = Shape {
             base_len: self.base_len,
             lead: false,
+            trail: false,
         };
-        self.callback.callback(producer)
+        self.callback.callback(IntersperseProducer {
+            base,
+            separator: self.separator,
+            shape,
+        })
+    }
+}
+
+/// The layout of a piece: an optional separator in front (`lead`), `base_len` items with
+/// separators between them, and an optional separator at the end (`trail`, only when
+/// `base_len > 0`). A piece without items is empty or a single leading separator.
+#[derive(Clone, Copy, Debug)]
+struct Shape {
+    base_len: usize,
+    lead: bool,
+    trail: bool,
+}
+
+impl Shape {
+    fn len(self) -> usize {
+        match self.base_len {
+            0 => usize::from(self.lead),
+            n => 2 * n - 1 + usize::from(self.lead) + usize::from(self.trail),
+        }
+    }
+
+    /// Whether output position `pos` holds a separator (rather than a base item).
+    fn is_separator(self, pos: usize) -> bool {
+        let lead = usize::from(self.lead);
+        pos < lead || (pos - lead) % 2 == 1
+    }
+
+    /// The shapes of the output positions before and from `index`, and how many base
+    /// items the left one holds.
+    fn split_at(self, index: usize) -> (Shape, Shape) {
+        let lead = usize::from(self.lead);
+        let left_base = if index <= lead {
+            0
+        } else {
+            Ord::min(self.base_len, (index - lead).div_ceil(2))
+        };
+        let left = Shape {
+            base_len: left_base,
+            lead: self.lead && index > 0,
+            trail: left_base > 0 && (index - lead) % 2 == 0,
+        };
+        let right_base = self.base_len - left_base;
+        let right = Shape {
+            base_len: right_base,
+            lead: index < self.len() && self.is_separator(index),
+            trail: self.trail && right_base > 0,
+        };
+        (left, right)
     }
 }
 
 struct IntersperseProducer<P, T> {
     base: P,
     separator: T,
-    base_len: usize,
-    lead: bool,
+    shape: Shape,
 }
 
 impl<P, T> Producer for IntersperseProducer<P, T>
@@ -123,12 +173,14 @@ where
     type IntoIter = IntersperseIter<P::IntoIter, T>;
 
     fn into_iter(self) -> Self::IntoIter {
+        let (shape, back) = (self.shape, self.shape.len());
         let base = self.base.into_iter();
         IntersperseIter {
             base,
             separator: self.separator,
-            front_sep: self.lead,
-            back_sep: false,
+            shape,
+            front: 0,
+            back,
         }
     }
 
@@ -141,94 +193,80 @@ where
     }
 
     fn split_at(self, index: usize) -> (Self, Self) {
-        let left_base = (index + usize::from(!self.lead)) / 2;
-        let (left, right) = self.base.split_at(left_base);
-        let right_lead = (index % 2 == 1) ^ self.lead;
+        let (left_shape, right_shape) = self.shape.split_at(index);
+        let (left, right) = self.base.split_at(left_shape.base_len);
         let left = IntersperseProducer {
             base: left,
             separator: self.separator.clone(),
-            base_len: left_base,
-            lead: self.lead,
+            shape: left_shape,
         };
-        let right = IntersperseProducer {
-            base: right,
-            separator: self.separator,
-            base_len: self.base_len - left_base,
-            lead: right_lead,
-        };
-        (left, right)
+        (
+            left,
+            IntersperseProducer {
+                base: right,
+                separator: self.separator,
+                shape: right_shape,
+            },
+        )
     }
 }
 
-/// The base items with separators between them (and one in front if `front_sep` starts
-/// true). `front_sep`/`back_sep`: a separator is due before the next item from that end.
+/// Walks output positions `front..back` of a piece: separators are cloned, base items
+/// taken from the matching end of `base`.
 struct IntersperseIter<I, T> {
     base: I,
     separator: T,
-    front_sep: bool,
-    back_sep: bool,
+    shape: Shape,
+    front: usize,
+    back: usize,
 }
 
 impl<I, T> Iterator for IntersperseIter<I, T>
 where
-    I: ExactSizeIterator<Item = T>,
+    I: DoubleEndedIterator<Item = T>,
     T: Clone,
 {
     type Item = T;
 
     fn next(&mut self) -> Option<T> {
-        if self.base.len() > 0 {
-            if std::mem::replace(&mut self.front_sep, true) {
-                self.front_sep = false;
-                return Some(self.separator.clone());
-            }
-            return self.base.next();
+        if self.front == self.back {
+            return None;
         }
-        self.middle_separator()
+        self.front += 1;
+        if self.shape.is_separator(self.front - 1) {
+            Some(self.separator.clone())
+        } else {
+            self.base.next()
+        }
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
-        let len = match self.base.len() {
-            0 => usize::from(self.front_sep && self.back_sep),
-            n => 2 * n - 1 + usize::from(self.front_sep) + usize::from(self.back_sep),
-        };
+        let len = self.back - self.front;
         (len, Some(len))
-    }
-}
-
-impl<I, T> IntersperseIter<I, T>
-where
-    T: Clone,
-{
-    /// Once the base is empty, one separator remains only if both ends were waiting for it.
-    fn middle_separator(&mut self) -> Option<T> {
-        let due = self.front_sep && self.back_sep;
-        self.front_sep = false;
-        self.back_sep = false;
-        due.then(|| self.separator.clone())
     }
 }
 
 impl<I, T> DoubleEndedIterator for IntersperseIter<I, T>
 where
-    I: DoubleEndedIterator + ExactSizeIterator<Item = T>,
+    I: DoubleEndedIterator<Item = T>,
     T: Clone,
 {
     fn next_back(&mut self) -> Option<T> {
-        if self.base.len() > 0 {
-            if std::mem::replace(&mut self.back_sep, true) {
-                self.back_sep = false;
-                return Some(self.separator.clone());
-            }
-            return self.base.next_back();
+        if self.front == self.back {
+            return None;
         }
-        self.middle_separator()
+        self.back -= 1;
+        if self.shape.is_separator(self.back) {
+            Some(self.separator.clone())
+        } else {
+            self.base.next_back()
+        }
     }
 }
 
 impl<I, T> ExactSizeIterator for IntersperseIter<I, T>
 where
-    I: ExactSizeIterator<Item = T>,
+    I: DoubleEndedIterator<Item = T>,
     T: Clone,
 {
 }
