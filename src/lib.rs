@@ -17,8 +17,13 @@
 //! ```
 //!
 //! Where the `unsafe` lives (a reviewer's map): `pool/job.rs`, `pool/latch.rs`,
-//! `pool/worker.rs`, `pool/join.rs`, `pool/scope.rs`; `iter/` collect and `Vec` sources; and
-//! `slice/sort/`.
+//! `pool/worker.rs`, `pool/join.rs`, `pool/scope.rs`, `pool/registry.rs`; `iter/` collect and
+//! `Vec` sources; and `slice/sort/`.
+//!
+//! ```
+//! let (left, right) = weft::join(|| (1..=50u32).sum::<u32>(), || (51..=100u32).sum::<u32>());
+//! assert_eq!(left + right, 5050);
+//! ```
 
 // Modules in data-flow order, top (what users call) to bottom (threads and atomics).
 pub mod array; // arrays by value (Rayon's `rayon::array`)
@@ -38,6 +43,8 @@ mod sync; // std / loom facade
 pub mod vec; // Vec by value and par_drain (Rayon's `rayon::vec`)
 
 pub use pool::{
-    current_num_threads, current_thread_index, join, join_context, scope, spawn, FnContext, Scope,
-    ThreadPool, ThreadPoolBuildError, ThreadPoolBuilder,
+    broadcast, current_num_threads, current_thread_index, in_place_scope, in_place_scope_fifo,
+    join, join_context, max_num_threads, scope, scope_fifo, spawn, spawn_broadcast, spawn_fifo,
+    yield_local, yield_now, BroadcastContext, FnContext, PoolStats, Scope, ScopeFifo, ThreadPool,
+    ThreadPoolBuildError, ThreadPoolBuilder, Yield,
 };

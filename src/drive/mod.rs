@@ -8,6 +8,8 @@
 //! driver over a work-stealing index range will take over `drive_indexed`.
 
 mod halving; // recursive split-in-half with a budget that resets when a job is stolen
+#[allow(dead_code)] // until the on-steal driver uses it
+mod steal_range; // lock-free work-stealing index range and its producer hand-off
 
 use crate::plumbing::{Consumer, Producer, UnindexedConsumer, UnindexedProducer};
 
@@ -47,11 +49,12 @@ pub(crate) fn worker_count() -> usize {
 }
 
 /// Waits a little before retrying a contended `try_lock` (attempt `attempt`, from 0): a
-/// few spins, then yielding the thread. Never blocks.
+/// few spins, then running one pending job of the pool if there is one (else yielding the
+/// thread). Never blocks.
 pub(crate) fn pause(attempt: u32) {
     if attempt < 16 {
         std::hint::spin_loop();
-    } else {
+    } else if crate::pool::yield_now() != Some(crate::pool::Yield::Executed) {
         std::thread::yield_now();
     }
 }

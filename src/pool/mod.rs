@@ -1,198 +1,120 @@
-//! The scheduler: worker threads, `join`, scopes, `spawn` and the `ThreadPool` API.
+//! The scheduler: worker threads, `join`, scopes, `spawn`, `broadcast` and the `ThreadPool`
+//! API. It knows nothing of iterators (`.ci/run` checks that no file here names them).
 //!
-//! TEMPORARY STUB (skeleton commit): everything here runs sequentially on the calling thread
-//! with the real signatures, so that the layers above can be written and tested against the
-//! final API while the work-stealing scheduler is built. Do not rely on anything but the
-//! signatures and the sequential semantics.
+//! A worker's life in five lines:
+//! 1. pop its own deque (LIFO), else its targeted queue, else the injector, else steal from a
+//!    random victim (FIFO end);
+//! 2. run the job; a `join` inside records `b` as a *private fork*, runs `a`, pops `b` back;
+//! 3. while any worker is idle, each busy worker publishes its oldest private fork on its deque;
+//! 4. with nothing found for a few dozen rounds, it gets sleepy, then parks (`sleep/`);
+//! 5. a publication, an injection or the latch it waits on wakes it (`sleep/README.md`).
 
-use std::any::Any;
-use std::cell::Cell;
-use std::fmt;
-use std::marker::PhantomData;
+mod broadcast;
+mod job;
+mod join;
+mod latch;
+mod registry;
+mod scope;
+mod sleep;
+mod spawn;
+mod stats;
+mod thread_pool;
+mod unwind;
+mod worker;
 
-thread_local! {
-    static STUB_THREADS: Cell<usize> = const { Cell::new(0) };
-}
+#[cfg(all(test, not(loom)))]
+mod tests;
 
-fn default_threads() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
-}
+pub use broadcast::{broadcast, spawn_broadcast, BroadcastContext};
+pub use join::{join, join_context, FnContext};
+pub use scope::{in_place_scope, in_place_scope_fifo, scope, scope_fifo, Scope, ScopeFifo};
+pub use spawn::{spawn, spawn_fifo};
+pub use stats::PoolStats;
+pub use thread_pool::{ThreadPool, ThreadPoolBuildError, ThreadPoolBuilder};
 
-/// Runs `oper_a` and `oper_b`, potentially in parallel, and returns both results.
-pub fn join<A, B, RA, RB>(oper_a: A, oper_b: B) -> (RA, RB)
-where
-    A: FnOnce() -> RA + Send,
-    B: FnOnce() -> RB + Send,
-    RA: Send,
-    RB: Send,
-{
-    (oper_a(), oper_b())
-}
+use worker::WorkerThread;
 
-/// Context handed to the closures of [`join_context`].
-#[derive(Debug, Clone, Copy)]
-pub struct FnContext {
-    migrated: bool,
-}
-
-impl FnContext {
-    /// True if the closure runs on a different thread than the one that called `join_context`.
-    pub fn migrated(&self) -> bool {
-        self.migrated
-    }
-}
-
-/// Like [`join`], but each closure learns whether it was stolen.
-pub fn join_context<A, B, RA, RB>(oper_a: A, oper_b: B) -> (RA, RB)
-where
-    A: FnOnce(FnContext) -> RA + Send,
-    B: FnOnce(FnContext) -> RB + Send,
-    RA: Send,
-    RB: Send,
-{
-    let ctx = FnContext { migrated: false };
-    (oper_a(ctx), oper_b(ctx))
-}
-
-/// A fork-join scope.
-pub struct Scope<'scope> {
-    marker: PhantomData<&'scope mut &'scope ()>,
-}
-
-impl fmt::Debug for Scope<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Scope").finish_non_exhaustive()
-    }
-}
-
-impl<'scope> Scope<'scope> {
-    /// Spawns a task that must finish before the scope ends.
-    pub fn spawn<BODY>(&self, body: BODY)
-    where
-        BODY: FnOnce(&Scope<'scope>) + Send + 'scope,
-    {
-        body(self)
-    }
-}
-
-/// Creates a scope; returns once every task spawned in it has finished.
-pub fn scope<'scope, OP, R>(op: OP) -> R
-where
-    OP: FnOnce(&Scope<'scope>) -> R + Send,
-    R: Send,
-{
-    op(&Scope {
-        marker: PhantomData,
-    })
-}
-
-/// Spawns a detached task.
-pub fn spawn<F>(func: F)
-where
-    F: FnOnce() + Send + 'static,
-{
-    func()
-}
-
-/// The number of threads in the current pool.
+/// The number of worker threads of the current pool (the global pool outside any pool).
+///
+/// ```
+/// let pool = weft::ThreadPoolBuilder::new().num_threads(4).build().unwrap();
+/// assert_eq!(pool.install(weft::current_num_threads), 4);
+/// ```
 pub fn current_num_threads() -> usize {
-    match STUB_THREADS.with(Cell::get) {
-        0 => default_threads(),
-        n => n,
+    // SAFETY: non-null CURRENT is this thread's live worker.
+    match unsafe { WorkerThread::current().as_ref() } {
+        Some(worker) => worker.registry().num_threads(),
+        None => registry::global_registry().num_threads(),
     }
 }
 
-/// The index of the current worker thread, if any.
+/// The index of the current worker in its pool, or None outside any pool.
+///
+/// ```
+/// assert_eq!(weft::current_thread_index(), None);
+/// let pool = weft::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+/// assert!(pool.install(weft::current_thread_index).unwrap() < 2);
+/// ```
 pub fn current_thread_index() -> Option<usize> {
-    None
+    // SAFETY: non-null CURRENT is this thread's live worker.
+    unsafe { WorkerThread::current().as_ref() }.map(WorkerThread::index)
 }
 
-/// Error from [`ThreadPoolBuilder::build`].
-#[derive(Debug)]
-pub struct ThreadPoolBuildError {
-    _private: (),
+/// The largest `num_threads` a pool accepts; larger requests are capped to it.
+///
+/// ```
+/// assert!(weft::max_num_threads() >= 1024);
+/// ```
+pub fn max_num_threads() -> usize {
+    sleep::MAX_WORKERS
 }
 
-impl fmt::Display for ThreadPoolBuildError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("the thread pool could not be built")
-    }
+/// What [`yield_now`] or [`yield_local`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Yield {
+    /// Another job was found and executed.
+    Executed,
+    /// No job was available.
+    Idle,
 }
 
-impl std::error::Error for ThreadPoolBuildError {}
-
-/// Configures and builds a [`ThreadPool`].
-#[derive(Default)]
-pub struct ThreadPoolBuilder {
-    num_threads: usize,
-    #[allow(dead_code)]
-    panic_handler: Option<Box<dyn Fn(Box<dyn Any + Send>) + Send + Sync>>,
+/// On a worker, runs one pending job of its pool if there is one; None outside any pool.
+///
+/// ```
+/// assert_eq!(weft::yield_now(), None);
+/// let pool = weft::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+/// assert_eq!(pool.install(weft::yield_now), Some(weft::Yield::Idle));
+/// ```
+pub fn yield_now() -> Option<Yield> {
+    // SAFETY: non-null CURRENT is this thread's live worker.
+    unsafe { WorkerThread::current().as_ref() }.map(yield_on)
 }
 
-impl fmt::Debug for ThreadPoolBuilder {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("ThreadPoolBuilder")
-            .field("num_threads", &self.num_threads)
-            .finish_non_exhaustive()
-    }
+/// Like [`yield_now`], but only considers the current worker's own deque.
+///
+/// ```
+/// assert_eq!(weft::yield_local(), None);
+/// ```
+pub fn yield_local() -> Option<Yield> {
+    // SAFETY: non-null CURRENT is this thread's live worker.
+    unsafe { WorkerThread::current().as_ref() }.map(yield_local_on)
 }
 
-impl ThreadPoolBuilder {
-    /// A builder with default settings.
-    pub fn new() -> Self {
-        Self::default()
-    }
-    /// Sets the number of threads (0 = automatic).
-    pub fn num_threads(mut self, num_threads: usize) -> Self {
-        self.num_threads = num_threads;
-        self
-    }
-    /// Builds the pool.
-    pub fn build(self) -> Result<ThreadPool, ThreadPoolBuildError> {
-        let n = if self.num_threads == 0 {
-            default_threads()
-        } else {
-            self.num_threads
-        };
-        Ok(ThreadPool { num_threads: n })
-    }
+fn yield_on(worker: &WorkerThread) -> Yield {
+    run_if_some(worker, worker.find_work())
 }
 
-/// A pool of worker threads.
-#[derive(Debug)]
-pub struct ThreadPool {
-    num_threads: usize,
+fn yield_local_on(worker: &WorkerThread) -> Yield {
+    run_if_some(worker, worker.take_local_job())
 }
 
-impl ThreadPool {
-    /// Runs `op` inside the pool.
-    pub fn install<OP, R>(&self, op: OP) -> R
-    where
-        OP: FnOnce() -> R + Send,
-        R: Send,
-    {
-        let old = STUB_THREADS.with(|c| c.replace(self.num_threads));
-        struct Restore(usize);
-        impl Drop for Restore {
-            fn drop(&mut self) {
-                STUB_THREADS.with(|c| c.set(self.0));
-            }
+fn run_if_some(worker: &WorkerThread, job: Option<job::JobRef>) -> Yield {
+    match job {
+        Some(job) => {
+            // SAFETY: a job taken from a queue is live, unexecuted, and now ours.
+            unsafe { worker.execute(job) };
+            Yield::Executed
         }
-        let _restore = Restore(old);
-        op()
-    }
-    /// The number of threads in this pool.
-    pub fn current_num_threads(&self) -> usize {
-        self.num_threads
-    }
-    /// `join` inside this pool.
-    pub fn join<A, B, RA, RB>(&self, oper_a: A, oper_b: B) -> (RA, RB)
-    where
-        A: FnOnce() -> RA + Send,
-        B: FnOnce() -> RB + Send,
-        RA: Send,
-        RB: Send,
-    {
-        self.install(|| join(oper_a, oper_b))
+        None => Yield::Idle,
     }
 }

@@ -1,0 +1,239 @@
+//! `StealRange`: a range of indices `[low, high)` shared by one owner, who takes chunks from
+//! the low end, and any number of thieves, who each take the upper half of what is left.
+//! Lock-free, no `unsafe`; the protocol, the word layout and the linearization points are
+//! in `drive/README.md` ("design, not usage"). `Handoff` (in `steal_range/handoff.rs`) adds
+//! the producer piece that goes with each claimed range.
+//!
+//! # Orderings
+//!
+//! | atomic | written by | read by | Release → Acquire pairs |
+//! |---|---|---|---|
+//! | `StealRange::word` = `pack(low, high)` | owner: `fetch_add` on `low` in `take_chunk`; thieves: `compare_exchange_weak` lowering `high` in `steal_half` | thieves: the `load` before the CAS loop in `steal_half`; anyone: `is_exhausted` | none: every access is `Relaxed` |
+//!
+//! Why `Relaxed` is enough: the word carries only its own value, two indices. Exactly-once
+//! follows from RMW atomicity alone (every RMW reads the latest value in the word's
+//! modification order), which holds at any ordering. No other memory is published through
+//! the word: the producer piece of a claimed range travels under the `Handoff` mutex, the
+//! range itself reaches a thief inside a job (the deque push/steal synchronizes), and the
+//! results come back through `join`'s latch. A stale `load` is harmless: `low` only grows
+//! and `high` only shrinks, so a stale "too little to steal" is also true now, and any other
+//! stale value just makes the CAS fail and retry with the fresh one.
+
+use core::ops::Range;
+
+use crossbeam_utils::CachePadded;
+
+use crate::sync::atomic::{AtomicU64, Ordering};
+
+// Explicit paths, so that benches/steal_range.rs can include this file with `#[path]` too.
+#[path = "steal_range/handoff.rs"]
+mod handoff;
+#[allow(unused_imports)] // until the on-steal driver uses them
+pub(crate) use handoff::{Handoff, SplitAt};
+
+#[cfg(all(test, loom))]
+#[path = "steal_range/loom_tests.rs"]
+mod loom_tests;
+#[cfg(all(test, not(loom)))]
+#[path = "steal_range/protocol_tests.rs"]
+mod protocol_tests;
+#[cfg(all(test, not(loom)))]
+#[path = "steal_range/stress_tests.rs"]
+mod stress_tests;
+#[cfg(all(test, not(loom)))]
+#[path = "steal_range/tests.rs"]
+mod tests;
+
+/// The longest range a `StealRange` holds: both ends are `u32`. The driver splits a longer
+/// producer in halves (with `join`) until each half fits; see `drive/README.md`.
+pub(crate) const MAX_RANGE_LEN: usize = u32::MAX as usize;
+
+/// The owner's chunk never exceeds `rest >> REST_SHARE_SHIFT` (an eighth of what it has not
+/// claimed yet) unless `min_len` asks for more, so that a thief arriving late still finds
+/// most of the work stealable.
+const REST_SHARE_SHIFT: u32 = 3;
+
+/// The shared word: `low` in bits 0..32, `high` in bits 32..64. The owner's `fetch_add` adds
+/// to `low` directly; it never carries into `high` because the owner keeps
+/// `low + len <= high_seen <= u32::MAX` (invariant I4 in `drive/README.md`).
+#[inline]
+fn pack(low: u32, high: u32) -> u64 {
+    u64::from(low) | (u64::from(high) << 32)
+}
+
+/// The inverse of [`pack`]: `(low, high)`.
+#[inline]
+fn unpack(word: u64) -> (u32, u32) {
+    (word as u32, (word >> 32) as u32)
+}
+
+/// `with_min_len` / `with_max_len`: the owner's chunks are between the two (the last one may
+/// be shorter), and a thief takes nothing shorter than `min_len`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct ChunkLimits {
+    min_len: u32,
+    max_len: u32,
+}
+
+impl ChunkLimits {
+    /// No limits: chunks of 1 up to the whole range.
+    pub(crate) const DEFAULT: ChunkLimits = ChunkLimits {
+        min_len: 1,
+        max_len: u32::MAX,
+    };
+
+    /// `min_len` 0 means 1; a `max_len` below `min_len` is raised to it (the minimum wins).
+    pub(crate) fn new(min_len: usize, max_len: usize) -> Self {
+        let min_len = min_len.clamp(1, MAX_RANGE_LEN);
+        let max_len = max_len.clamp(min_len, MAX_RANGE_LEN);
+        ChunkLimits {
+            min_len: min_len as u32,
+            max_len: max_len as u32,
+        }
+    }
+}
+
+/// The shared side: owner and thieves both hold `&StealRange`.
+#[derive(Debug)]
+pub(crate) struct StealRange {
+    /// `pack(low, high)`: the unclaimed indices are `low..high`, none once `low >= high`.
+    /// Padded so that the owner's and the thieves' RMWs do not false-share with the
+    /// neighbouring hand-off slot or the join frame on the owner's stack.
+    word: CachePadded<AtomicU64>,
+    /// A thief takes at least `limits.min_len` indices, or nothing.
+    limits: ChunkLimits,
+}
+
+/// The owner's private side: its next `low` (only the owner moves `low`), the highest `high`
+/// it has seen (thieves only lower it) and the length of its next chunk. Exactly one per
+/// `StealRange`, made together with it; not `Clone`.
+#[derive(Debug)]
+pub(crate) struct OwnerCursor {
+    low: u32,
+    high_seen: u32,
+    next_len: u32,
+    limits: ChunkLimits,
+}
+
+/// What `take_chunk` hands the owner.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Chunk {
+    /// The indices now owned, never empty.
+    pub(crate) indices: Range<u32>,
+    /// A thief took the top of the range since the owner's previous chunk: the driver posts
+    /// a new "steal me" job for what is left.
+    pub(crate) steal_observed: bool,
+}
+
+impl StealRange {
+    /// A range over `indices`, and the cursor of its one owner.
+    pub(crate) fn new(indices: Range<u32>, limits: ChunkLimits) -> (StealRange, OwnerCursor) {
+        assert!(indices.start <= indices.end, "StealRange: start > end");
+        let range = StealRange {
+            word: CachePadded::new(AtomicU64::new(pack(indices.start, indices.end))),
+            limits,
+        };
+        let cursor = OwnerCursor {
+            low: indices.start,
+            high_seen: indices.end,
+            next_len: limits.min_len,
+            limits,
+        };
+        (range, cursor)
+    }
+
+    /// Owner: claims the next chunk from the low end, or `None` once the range is exhausted.
+    /// One `fetch_add` per chunk; none at all once exhausted. Linearizes at the `fetch_add`.
+    #[inline]
+    pub(crate) fn take_chunk(&self, cursor: &mut OwnerCursor) -> Option<Chunk> {
+        let len = cursor.next_claim_len()?;
+        // ORDERING: Relaxed: only the word's value matters, and an RMW reads the latest value
+        // whatever the ordering (see the table). Races with the CAS in `steal_half`.
+        let old = self.word.fetch_add(u64::from(len), Ordering::Relaxed);
+        Some(cursor.record_claim(old, len))
+    }
+
+    /// Thief: claims the upper half (rounded down, at least `min_len`) of what is left, or
+    /// `None` if that is too little. Linearizes at the successful CAS.
+    pub(crate) fn steal_half(&self) -> Option<Range<u32>> {
+        // ORDERING: Relaxed: a stale value only makes the CAS below fail (see the table).
+        let mut current = self.word.load(Ordering::Relaxed);
+        loop {
+            let (low, high) = unpack(current);
+            let half = high.saturating_sub(low) / 2;
+            if half < self.limits.min_len {
+                return None;
+            }
+            let mid = high - half;
+            // ORDERING: Relaxed both ways: races with the owner's `fetch_add` in `take_chunk`
+            // and other thieves' CAS; atomicity alone decides who gets which indices.
+            match self.word.compare_exchange_weak(
+                current,
+                pack(low, mid),
+                Ordering::Relaxed,
+                Ordering::Relaxed,
+            ) {
+                Ok(_) => return Some(mid..high),
+                Err(now) => current = now,
+            }
+        }
+    }
+
+    /// True once every index has been claimed. A snapshot: it can only turn from false to true.
+    pub(crate) fn is_exhausted(&self) -> bool {
+        // ORDERING: Relaxed: a snapshot of the indices alone (see the table).
+        let (low, high) = unpack(self.word.load(Ordering::Relaxed));
+        low >= high
+    }
+}
+
+impl OwnerCursor {
+    /// An upper bound on what the owner has not claimed yet (thieves may have taken some).
+    pub(crate) fn remaining(&self) -> u32 {
+        self.high_seen.saturating_sub(self.low)
+    }
+
+    /// Whether a thief could take something from what is left: worth a "steal me" job.
+    pub(crate) fn worth_stealing(&self) -> bool {
+        self.remaining() / 2 >= self.limits.min_len
+    }
+
+    /// The length of the next claim: the doubling `next_len`, capped by an eighth of the rest
+    /// and by `max_len`, raised to `min_len`, cut to the rest. `None` when nothing is left.
+    #[inline]
+    fn next_claim_len(&self) -> Option<u32> {
+        let rest = self.remaining();
+        if rest == 0 {
+            return None;
+        }
+        let len = self.next_len.min(rest >> REST_SHARE_SHIFT);
+        Some(
+            len.clamp(self.limits.min_len, self.limits.max_len)
+                .min(rest),
+        )
+    }
+
+    /// Turns the word before the `fetch_add` of `len` into the owner's chunk, and sets up
+    /// the next one: double while nobody steals, back to `min_len` after a steal.
+    #[inline]
+    fn record_claim(&mut self, old: u64, len: u32) -> Chunk {
+        let (low, high) = unpack(old);
+        debug_assert_eq!(low, self.low, "only the owner moves `low`");
+        debug_assert!(
+            low < high,
+            "a thief always leaves the owner at least one index"
+        );
+        let steal_observed = high < self.high_seen;
+        self.low = low + len;
+        self.high_seen = high;
+        self.next_len = if steal_observed {
+            self.limits.min_len
+        } else {
+            self.next_len.saturating_mul(2).min(self.limits.max_len)
+        };
+        Chunk {
+            indices: low..(low + len).min(high),
+            steal_observed,
+        }
+    }
+}

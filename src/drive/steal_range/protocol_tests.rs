@@ -1,0 +1,120 @@
+//! The on-steal protocol of `drive/README.md` section 2, written out over `Handoff` with
+//! `join` played by scoped threads: `b` (the steal-me job) always runs on a thread of its
+//! own, as if an idle worker had stolen it at once. The results are `Vec`s joined by
+//! concatenation, a non-commutative reduce, so they come out as `0..n` only if every piece
+//! is the upper neighbour of what its victim kept and nothing is lost or repeated.
+
+use core::ops::Range;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
+
+use super::{ChunkLimits, Handoff, OwnerCursor, SplitAt};
+
+/// Item `k` of the piece for `a..b` is `a + k`, so the output must be exactly `0..n`.
+#[derive(Debug)]
+struct Items(Vec<u32>);
+
+impl SplitAt for Items {
+    fn split_at(mut self, index: usize) -> (Self, Self) {
+        let upper = self.0.split_off(index);
+        (self, Items(upper))
+    }
+}
+
+struct Protocol {
+    limits: ChunkLimits,
+    /// One per owner: the first plus one per successful steal (what `init` would count).
+    owners: AtomicUsize,
+    /// Make each owner wait after its first chunk until its steal-me job has tried, so that
+    /// steals surely happen (the real driver never waits; other rounds do not either).
+    wait_for_thief: bool,
+}
+
+impl Protocol {
+    /// `join(owner loop, steal me)`: the owner folds chunks until it sees a steal, then
+    /// recurses to post a fresh steal-me job for what is left.
+    fn own(
+        &self,
+        handoff: &Handoff<Items>,
+        mut cursor: OwnerCursor,
+        mut acc: Vec<u32>,
+    ) -> Vec<u32> {
+        let tried = AtomicBool::new(false);
+        std::thread::scope(|s| {
+            let thief = s.spawn(|| {
+                let stolen = self.steal_me(handoff);
+                // ORDERING: Relaxed: a flag for pacing only; the data comes back by `join`.
+                tried.store(true, Relaxed);
+                stolen
+            });
+            let mine = loop {
+                let Some((chunk, piece)) = handoff.take_chunk(&mut cursor) else {
+                    break acc;
+                };
+                acc.extend(piece.0);
+                // ORDERING: Relaxed: see the store above.
+                while self.wait_for_thief && !tried.load(Relaxed) {
+                    std::thread::yield_now();
+                }
+                if chunk.steal_observed && cursor.worth_stealing() {
+                    break self.own(handoff, cursor, acc);
+                }
+            };
+            let mut all = mine;
+            all.extend(thief.join().unwrap());
+            all
+        })
+    }
+
+    /// The steal-me job: take the upper half of the victim and become its owner.
+    fn steal_me(&self, victim: &Handoff<Items>) -> Vec<u32> {
+        let Some((indices, piece)) = victim.steal_half() else {
+            return Vec::new();
+        };
+        self.owners.fetch_add(1, Relaxed);
+        let (handoff, cursor) = Handoff::new(indices, piece, self.limits);
+        self.own(&handoff, cursor, Vec::new())
+    }
+
+    fn run(limits: ChunkLimits, indices: Range<u32>, wait_for_thief: bool) -> (Vec<u32>, usize) {
+        let protocol = Protocol {
+            limits,
+            owners: AtomicUsize::new(1),
+            wait_for_thief,
+        };
+        let items = Items(indices.clone().collect());
+        let (handoff, cursor) = Handoff::new(indices, items, limits);
+        let out = protocol.own(&handoff, cursor, Vec::new());
+        (out, protocol.owners.load(Relaxed))
+    }
+}
+
+#[test]
+fn results_come_out_in_index_order_with_eager_thieves() {
+    let mut steals = 0;
+    for (n, min_len) in [
+        (0, 1),
+        (1, 1),
+        (2, 1),
+        (7, 1),
+        (100, 4),
+        (2000, 40),
+        (30_000, 600),
+    ] {
+        for round in 0..4 {
+            let limits = ChunkLimits::new(min_len, usize::MAX);
+            let (out, owners) = Protocol::run(limits, 0..n, round % 2 == 0);
+            assert_eq!(
+                out,
+                (0..n).collect::<Vec<_>>(),
+                "n = {n}, min_len = {min_len}"
+            );
+            // Every owner but the first stole at least `min_len` indices.
+            assert!((owners - 1) * min_len <= n as usize);
+            steals += owners - 1;
+        }
+    }
+    assert!(
+        steals > 0,
+        "the eager thieves never got anything: the test tests nothing"
+    );
+}

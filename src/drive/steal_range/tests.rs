@@ -1,0 +1,243 @@
+//! Sequential contract of `StealRange` and `Handoff`, and a std-threads stress test.
+
+use core::ops::Range;
+
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+
+use super::{pack, unpack, Chunk, ChunkLimits, Handoff, SplitAt, StealRange};
+
+/// A test producer that owns its items: item `k` of the piece for `a..b` is `10 * (a + k)`.
+#[derive(Debug)]
+struct Items(Vec<u64>);
+
+impl Items {
+    fn for_indices(indices: Range<u32>) -> Items {
+        Items(indices.map(|i| 10 * u64::from(i)).collect())
+    }
+}
+
+impl SplitAt for Items {
+    fn split_at(mut self, index: usize) -> (Self, Self) {
+        let upper = self.0.split_off(index);
+        (self, Items(upper))
+    }
+}
+
+fn lens(chunks: &[Chunk]) -> Vec<u32> {
+    chunks.iter().map(|c| c.indices.len() as u32).collect()
+}
+
+fn drain(range: &StealRange, cursor: &mut super::OwnerCursor) -> Vec<Chunk> {
+    std::iter::from_fn(|| range.take_chunk(cursor)).collect()
+}
+
+#[test]
+fn pack_puts_low_in_the_low_half_and_unpack_inverts_it() {
+    assert_eq!(pack(1, 2), 1 | (2 << 32));
+    assert_eq!(pack(u32::MAX, 0), 0x0000_0000_FFFF_FFFF);
+    assert_eq!(pack(0, u32::MAX), 0xFFFF_FFFF_0000_0000);
+    let edges = [0, 1, 7, 1 << 31, u32::MAX - 1, u32::MAX];
+    for low in edges {
+        for high in edges {
+            assert_eq!(unpack(pack(low, high)), (low, high));
+        }
+    }
+}
+
+#[test]
+fn chunk_limits_clamp_zero_and_crossed_bounds() {
+    assert_eq!(ChunkLimits::new(0, 0), ChunkLimits::new(1, 1));
+    assert_eq!(ChunkLimits::new(8, 3), ChunkLimits::new(8, 8));
+    assert_eq!(ChunkLimits::new(1, usize::MAX), ChunkLimits::DEFAULT);
+}
+
+#[test]
+fn owner_alone_doubles_its_chunks_until_an_eighth_of_the_rest() {
+    let n = 1 << 20;
+    let (range, mut cursor) = StealRange::new(0..n, ChunkLimits::DEFAULT);
+    let chunks = drain(&range, &mut cursor);
+    let lens = lens(&chunks);
+    let powers: Vec<u32> = (0..17).map(|k| 1 << k).collect();
+    assert_eq!(lens[..17], powers[..]);
+    // After 2^17 - 1 indices, an eighth of the rest (1048576 - 131071) / 8 caps the doubling.
+    assert_eq!(lens[17], 114_688);
+    assert!(chunks.iter().all(|c| !c.steal_observed));
+    let mut next = 0;
+    for chunk in &chunks {
+        assert_eq!(
+            chunk.indices.start, next,
+            "chunks are contiguous from the low end"
+        );
+        next = chunk.indices.end;
+    }
+    assert_eq!(next, n);
+    assert!(range.is_exhausted());
+}
+
+#[test]
+fn owner_pays_a_logarithmic_number_of_claims() {
+    let (range, mut cursor) = StealRange::new(0..100_000_000, ChunkLimits::DEFAULT);
+    let claims = drain(&range, &mut cursor).len();
+    // ~27 doublings, then ln(10^8 / 8) / ln(8 / 7) ≈ 122 eighths, then a tail of 1s under 16.
+    assert!((100..200).contains(&claims), "{claims} claims");
+}
+
+#[test]
+fn min_and_max_len_bound_every_chunk_but_the_last() {
+    let (range, mut cursor) = StealRange::new(5..1005, ChunkLimits::new(10, 40));
+    let lens = lens(&drain(&range, &mut cursor));
+    assert_eq!(lens.iter().sum::<u32>(), 1000);
+    let (last, rest) = lens.split_last().unwrap();
+    assert!(rest.iter().all(|&len| (10..=40).contains(&len)), "{lens:?}");
+    assert!(*last <= 40);
+    assert!(lens.contains(&40), "the doubling reaches max_len: {lens:?}");
+}
+
+#[test]
+fn thieves_take_the_upper_half_rounded_down() {
+    let (range, _cursor) = StealRange::new(0..10, ChunkLimits::DEFAULT);
+    let steals: Vec<_> = std::iter::from_fn(|| range.steal_half()).collect();
+    assert_eq!(steals, vec![5..10, 3..5, 2..3, 1..2]);
+    assert!(!range.is_exhausted(), "index 0 is left for the owner");
+}
+
+#[test]
+fn thieves_take_nothing_shorter_than_min_len() {
+    let (range, _cursor) = StealRange::new(0..10, ChunkLimits::new(4, 100));
+    assert_eq!(range.steal_half(), Some(5..10));
+    assert_eq!(range.steal_half(), None, "half of 5 is 2 < 4");
+}
+
+#[test]
+fn a_steal_is_observed_once_and_resets_the_chunk_length() {
+    let (range, mut cursor) = StealRange::new(0..1000, ChunkLimits::DEFAULT);
+    for expected in [0..1, 1..3, 3..7] {
+        assert_eq!(range.take_chunk(&mut cursor).unwrap().indices, expected);
+    }
+    assert_eq!(range.steal_half(), Some(504..1000));
+    let after: Vec<_> = (0..3)
+        .map(|_| range.take_chunk(&mut cursor).unwrap())
+        .collect();
+    let indices: Vec<_> = after.iter().map(|c| c.indices.clone()).collect();
+    assert_eq!(indices, vec![7..15, 15..16, 16..18]);
+    let observed: Vec<_> = after.iter().map(|c| c.steal_observed).collect();
+    assert_eq!(observed, vec![true, false, false]);
+    assert_eq!(cursor.remaining(), 504 - 18);
+}
+
+#[test]
+fn many_steals_between_claims_cut_the_owners_chunk_and_exhaust_the_range() {
+    let (range, mut cursor) = StealRange::new(0..1024, ChunkLimits::DEFAULT);
+    assert_eq!(
+        lens(
+            &(0..5)
+                .map(|_| range.take_chunk(&mut cursor).unwrap())
+                .collect::<Vec<_>>()
+        ),
+        [1, 2, 4, 8, 16]
+    );
+    let steals: Vec<_> = (0..6).map(|_| range.steal_half().unwrap()).collect();
+    assert_eq!(
+        steals,
+        vec![528..1024, 280..528, 156..280, 94..156, 63..94, 47..63]
+    );
+    // The owner asks for 32 but only 31..47 is left: it gets that and the range is empty.
+    let last = range.take_chunk(&mut cursor).unwrap();
+    assert_eq!((last.indices, last.steal_observed), (31..47, true));
+    assert!(range.is_exhausted());
+    assert_eq!(range.take_chunk(&mut cursor), None);
+    assert_eq!(range.take_chunk(&mut cursor), None);
+    assert_eq!(range.steal_half(), None);
+}
+
+#[test]
+fn random_interleavings_hand_out_every_index_once_owner_below_thieves() {
+    let mut rng = SmallRng::seed_from_u64(0x5eed_4a11);
+    for _ in 0..200 {
+        let n = rng.random_range(0..3000);
+        let min_len = rng.random_range(1..5);
+        let (range, mut cursor) = StealRange::new(0..n, ChunkLimits::new(min_len, 64));
+        let (mut owner_end, mut thief_start) = (0, n);
+        loop {
+            if rng.random_bool(0.3) {
+                if let Some(stolen) = range.steal_half() {
+                    assert_eq!(stolen.end, thief_start, "each steal is the upper neighbour");
+                    assert!(stolen.len() >= min_len);
+                    assert!(stolen.len() as u32 <= (thief_start - owner_end) / 2);
+                    thief_start = stolen.start;
+                }
+            } else {
+                match range.take_chunk(&mut cursor) {
+                    Some(chunk) => {
+                        assert_eq!(chunk.indices.start, owner_end);
+                        owner_end = chunk.indices.end;
+                    }
+                    None => break,
+                }
+            }
+        }
+        assert_eq!(
+            owner_end, thief_start,
+            "owner and thieves meet: nothing lost or doubled"
+        );
+        assert_eq!(range.steal_half(), None);
+    }
+}
+
+#[test]
+fn handoff_gives_each_claimant_exactly_its_piece() {
+    let mut rng = SmallRng::seed_from_u64(0xface);
+    for _ in 0..100 {
+        let n = rng.random_range(0..500);
+        let (handoff, mut cursor) =
+            Handoff::new(0..n, Items::for_indices(0..n), ChunkLimits::DEFAULT);
+        let mut seen = Vec::new();
+        loop {
+            let taken = if rng.random_bool(0.3) {
+                handoff.steal_half()
+            } else {
+                handoff
+                    .take_chunk(&mut cursor)
+                    .map(|(chunk, items)| (chunk.indices, items))
+            };
+            let Some((indices, items)) = taken else {
+                if cursor.remaining() == 0 {
+                    break;
+                }
+                continue;
+            };
+            assert_eq!(items.0, Items::for_indices(indices).0);
+            seen.extend(items.0);
+        }
+        seen.sort_unstable();
+        assert_eq!(seen, Items::for_indices(0..n).0);
+    }
+}
+
+#[test]
+fn handoff_serves_thieves_that_reach_the_slot_out_of_order() {
+    let (handoff, mut cursor) =
+        Handoff::new(0..100, Items::for_indices(0..100), ChunkLimits::DEFAULT);
+    let first = handoff.range.steal_half().unwrap();
+    let second = handoff.range.steal_half().unwrap();
+    let (chunk, owners) = handoff.take_chunk(&mut cursor).unwrap();
+    assert_eq!(
+        (first.clone(), second.clone(), chunk.indices.clone()),
+        (50..100, 25..50, 0..1)
+    );
+    // The second thief takes its piece out before the first one does.
+    assert_eq!(
+        handoff.take_out(second.clone()).0,
+        Items::for_indices(second).0
+    );
+    assert_eq!(
+        handoff.take_out(first.clone()).0,
+        Items::for_indices(first).0
+    );
+    assert_eq!(owners.0, Items::for_indices(0..1).0);
+    let rest: Vec<u64> = std::iter::from_fn(|| handoff.take_chunk(&mut cursor))
+        .flat_map(|(_, items)| items.0)
+        .collect();
+    assert_eq!(rest, Items::for_indices(1..25).0);
+}

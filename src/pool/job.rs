@@ -1,0 +1,216 @@
+//! Jobs: the type-erased [`JobRef`] that travels through deques and injectors, the
+//! [`StackJob`] that `join` keeps on its own stack (no allocation), and the boxed [`HeapJob`]
+//! of `spawn`.
+
+use std::cell::UnsafeCell;
+use std::ptr;
+
+use super::latch::Latch;
+use super::unwind::{self, PanicPayload};
+
+/// Something a worker can execute through a type-erased pointer.
+pub(crate) trait Job {
+    /// Runs the job.
+    ///
+    /// # Safety
+    /// `this` must point to a live job that has not been executed yet, and no other thread
+    /// may execute it concurrently: every `JobRef` is executed at most once.
+    unsafe fn execute(this: *const ());
+}
+
+/// A type-erased pointer to a job plus the function that executes it.
+///
+/// Two `JobRef`s are equal when they point to the same job; `join` relies on that to
+/// recognise its own job when it pops one back from its deque.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct JobRef {
+    pointer: *const (),
+    execute_fn: unsafe fn(*const ()),
+}
+
+// SAFETY: a JobRef is only a handle; the jobs it points to are built from `Send` closures
+// (every constructor below requires it), so running one on another thread is sound. Keeping
+// the pointee alive is the job of whoever created the JobRef (see `JobRef::new`).
+unsafe impl Send for JobRef {}
+// SAFETY: as above; sharing a JobRef across threads only copies the pointer.
+unsafe impl Sync for JobRef {}
+
+impl PartialEq for JobRef {
+    fn eq(&self, other: &JobRef) -> bool {
+        // The data pointer identifies the job; comparing function pointers is unreliable.
+        ptr::eq(self.pointer, other.pointer)
+    }
+}
+
+impl Eq for JobRef {}
+
+impl JobRef {
+    /// Erases the type of `data`.
+    ///
+    /// # Safety
+    /// `data` must stay valid until the returned `JobRef` has been executed or dropped without
+    /// being executed, and it must be executed at most once.
+    pub(crate) unsafe fn new<T: Job>(data: *const T) -> JobRef {
+        JobRef {
+            pointer: data.cast(),
+            execute_fn: T::execute,
+        }
+    }
+
+    /// A placeholder that does nothing; used to fill empty slots of the fork stack.
+    pub(crate) const fn noop() -> JobRef {
+        unsafe fn nothing(_: *const ()) {}
+        JobRef {
+            pointer: ptr::null(),
+            execute_fn: nothing,
+        }
+    }
+
+    /// Runs the job.
+    ///
+    /// # Safety
+    /// The job must be live and not yet executed (the contract of [`JobRef::new`]).
+    #[inline]
+    pub(crate) unsafe fn execute(self) {
+        // SAFETY: forwarded from this function's contract.
+        unsafe { (self.execute_fn)(self.pointer) }
+    }
+}
+
+/// The outcome of a job that ran on another thread.
+pub(crate) enum JobResult<T> {
+    /// Not run yet.
+    Pending,
+    /// Returned normally.
+    Ok(T),
+    /// Panicked; the payload is resumed in the thread that waits for the result.
+    Panic(PanicPayload),
+}
+
+impl<T> JobResult<T> {
+    /// Returns the value, or resumes the job's panic in the calling thread.
+    pub(crate) fn into_return_value(self) -> T {
+        match self {
+            JobResult::Ok(value) => value,
+            JobResult::Panic(payload) => unwind::resume_unwinding(payload),
+            JobResult::Pending => unreachable!("weft: a job's result was read before it ran"),
+        }
+    }
+}
+
+/// A job that lives in the stack frame of the thread that waits for it.
+///
+/// Fields: `func` is taken exactly once, by whichever thread runs the job (the owner inline,
+/// or the thread that executes the published `JobRef`); `result` is written by that thread
+/// before `latch` is set and read by the owner only after it observed the latch set (or after
+/// running the job itself).
+pub(crate) struct StackJob<L, F, R> {
+    pub(crate) latch: L,
+    func: UnsafeCell<Option<F>>,
+    result: UnsafeCell<JobResult<R>>,
+}
+
+impl<L, F, R> StackJob<L, F, R>
+where
+    L: Latch,
+    F: FnOnce(bool) -> R + Send,
+    R: Send,
+{
+    /// A job that will call `func(migrated)` and then set `latch`.
+    #[inline]
+    pub(crate) fn new(func: F, latch: L) -> Self {
+        StackJob {
+            latch,
+            func: UnsafeCell::new(Some(func)),
+            result: UnsafeCell::new(JobResult::Pending),
+        }
+    }
+
+    /// A type-erased handle to this job.
+    ///
+    /// # Safety
+    /// The caller must keep `self` in place and alive until the handle has been executed or
+    /// discarded (in `join`: until it is popped back or its latch is set).
+    #[inline]
+    pub(crate) unsafe fn as_job_ref(&self) -> JobRef {
+        // SAFETY: forwarded from this function's contract.
+        unsafe { JobRef::new(self) }
+    }
+
+    /// Runs the job on the owner's thread, without setting the latch.
+    ///
+    /// # Safety
+    /// No other thread may run the job, now or later: its `JobRef` was popped back or never
+    /// published.
+    #[inline]
+    pub(crate) unsafe fn run_inline(&self, migrated: bool) -> R {
+        // SAFETY: by this function's contract no other thread touches `func`.
+        let func = unsafe { (*self.func.get()).take() };
+        func.expect("weft: a job ran twice")(migrated)
+    }
+
+    /// The result written by the thread that executed the job.
+    ///
+    /// Must be called only after the latch is set (the executing thread is done with `self`).
+    pub(crate) fn into_result(self) -> R {
+        self.result.into_inner().into_return_value()
+    }
+}
+
+impl<L, F, R> Job for StackJob<L, F, R>
+where
+    L: Latch,
+    F: FnOnce(bool) -> R + Send,
+    R: Send,
+{
+    unsafe fn execute(this: *const ()) {
+        let this: *const Self = this.cast();
+        // SAFETY: the JobRef contract keeps `*this` alive until its latch is set below, and
+        // this is the only execution, so we have exclusive access to `func` and `result`.
+        let func = unsafe { (*(*this).func.get()).take() }.expect("weft: a job ran twice");
+        let result = match unwind::halt_unwinding(|| func(true)) {
+            Ok(value) => JobResult::Ok(value),
+            Err(payload) => JobResult::Panic(payload),
+        };
+        // SAFETY: as above; the owner reads `result` only after observing the latch set.
+        unsafe { *(*this).result.get() = result };
+        // SAFETY: `latch` is alive until set; `Latch::set` touches nothing after the
+        // release of the owner.
+        unsafe { L::set(std::ptr::addr_of!((*this).latch)) };
+    }
+}
+
+/// A boxed job for `spawn`: it owns its closure and frees itself when it runs.
+///
+/// The closure is responsible for its own panics (spawn wraps it accordingly).
+pub(crate) struct HeapJob<F> {
+    func: F,
+}
+
+impl<F> HeapJob<F>
+where
+    F: FnOnce() + Send,
+{
+    /// Boxes `func` and returns the handle that owns the box until it is executed.
+    ///
+    /// # Safety
+    /// The returned `JobRef` must be executed exactly once (otherwise the box leaks), and
+    /// anything `func` borrows must outlive that execution (scopes wait for it; `spawn`
+    /// requires `'static`).
+    pub(crate) unsafe fn into_job_ref(func: F) -> JobRef {
+        let boxed = Box::into_raw(Box::new(HeapJob { func }));
+        // SAFETY: the box stays allocated until `execute` reclaims it.
+        unsafe { JobRef::new(boxed) }
+    }
+}
+
+impl<F> Job for HeapJob<F>
+where
+    F: FnOnce() + Send,
+{
+    unsafe fn execute(this: *const ()) {
+        // SAFETY: `this` came from `Box::into_raw` in `into_job_ref`, and is executed once.
+        let job = unsafe { Box::from_raw(this.cast::<Self>().cast_mut()) };
+        (job.func)();
+    }
+}

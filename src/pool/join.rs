@@ -1,0 +1,121 @@
+//! `join` and `join_context`: fork `b`, run `a`, then take `b` back or wait for its thief.
+//!
+//! The fast path (nobody idle): `b` becomes a private fork (a few stores into the worker's
+//! fork stack, no atomics), `a` runs, `b` is popped back and run inline. Only when the sleep
+//! counters show an idle worker is the oldest private fork published on the deque
+//! (`worker.rs`). `b`'s job lives in this stack frame, so this function never returns or
+//! unwinds while a thief may still be running it.
+
+use super::job::StackJob;
+use super::latch::SpinLatch;
+use super::registry;
+use super::unwind;
+
+/// Runs `oper_a` and `oper_b`, potentially in parallel, and returns both results.
+///
+/// Called on a worker, both run in that worker's pool; called elsewhere, on the global pool
+/// while the caller blocks. `oper_b` is offered to idle workers only when some are idle.
+///
+/// # Panics
+/// Both closures always run. If one panics, `join` panics with that payload once both are
+/// done; if both panic, with `oper_a`'s.
+///
+/// ```
+/// fn fib(n: u64) -> u64 {
+///     if n < 2 {
+///         return n;
+///     }
+///     let (a, b) = weft::join(|| fib(n - 1), || fib(n - 2));
+///     a + b
+/// }
+/// assert_eq!(fib(20), 6765);
+/// ```
+pub fn join<A, B, RA, RB>(oper_a: A, oper_b: B) -> (RA, RB)
+where
+    A: FnOnce() -> RA + Send,
+    B: FnOnce() -> RB + Send,
+    RA: Send,
+    RB: Send,
+{
+    join_context(|_| oper_a(), |_| oper_b())
+}
+
+/// What a closure of [`join_context`] learns about where it runs.
+///
+/// ```
+/// let pool = weft::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+/// // With one worker nothing can be stolen: `b` runs on the thread that ran `a`.
+/// let (_, migrated) = pool.install(|| weft::join_context(|_| (), |ctx| ctx.migrated()));
+/// assert!(!migrated);
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct FnContext {
+    migrated: bool,
+}
+
+impl FnContext {
+    /// True if the closure runs on another thread than the one that called `join_context`
+    /// (it was stolen, or the call came from outside the pool).
+    ///
+    /// ```
+    /// let (a, _) = weft::ThreadPoolBuilder::new()
+    ///     .num_threads(2)
+    ///     .build()
+    ///     .unwrap()
+    ///     .install(|| weft::join_context(|ctx| ctx.migrated(), |_| ()));
+    /// assert!(!a); // `a` always runs where `join_context` was called inside the pool
+    /// ```
+    #[inline]
+    pub fn migrated(&self) -> bool {
+        self.migrated
+    }
+}
+
+/// Like [`join`], but each closure gets a [`FnContext`] saying whether it migrated.
+///
+/// ```
+/// let (a, b) = weft::join_context(|_| 1 + 1, |ctx| if ctx.migrated() { 2 } else { 2 });
+/// assert_eq!((a, b), (2, 2));
+/// ```
+pub fn join_context<A, B, RA, RB>(oper_a: A, oper_b: B) -> (RA, RB)
+where
+    A: FnOnce(FnContext) -> RA + Send,
+    B: FnOnce(FnContext) -> RB + Send,
+    RA: Send,
+    RB: Send,
+{
+    registry::in_worker(|worker, injected| {
+        let job_b = StackJob::new(
+            |migrated| oper_b(FnContext { migrated }),
+            SpinLatch::new(worker),
+        );
+        // SAFETY: `job_b` stays in this frame until it is popped back or its latch is set:
+        // every path below (including a panic in `oper_a`) ends in one of those.
+        let job_b_ref = unsafe { job_b.as_job_ref() };
+        let slot = worker.push_fork(job_b_ref);
+
+        let status_a = unwind::halt_unwinding(|| oper_a(FnContext { migrated: injected }));
+
+        let still_ours =
+            worker.pop_fork(slot) || worker.reclaim_fork(job_b_ref, job_b.latch.as_core());
+        let result_a = match status_a {
+            Ok(result_a) => result_a,
+            Err(payload) => {
+                // `b` still runs (Rayon's contract), then `a`'s panic wins.
+                if still_ours {
+                    // SAFETY: popped back, so no other thread can run it.
+                    let _ = unwind::halt_unwinding(|| unsafe { job_b.run_inline(false) });
+                }
+                unwind::resume_unwinding(payload)
+            }
+        };
+        if still_ours {
+            // SAFETY: popped back (private or reclaimed from the deque): ours alone.
+            let result_b = unsafe { job_b.run_inline(false) };
+            (result_a, result_b)
+        } else {
+            // The thief ran `b` and set the latch; its panic, if any, is resumed here.
+            (result_a, job_b.into_result())
+        }
+    })
+}

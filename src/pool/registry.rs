@@ -1,0 +1,417 @@
+//! `Registry`: everything the workers of one pool share — their stealers, the injector for
+//! jobs from outside, per-worker queues for targeted jobs, the sleep state, the handlers and
+//! the termination count — plus the global pool and the `in_worker` entry points that move a
+//! closure onto a worker of the right pool.
+
+use std::sync::{Arc, Mutex, OnceLock};
+use std::thread;
+
+use crossbeam_deque::{Injector, Steal, Stealer, Worker};
+
+use super::job::{Job, JobRef, StackJob};
+use super::latch::{CoreLatch, CrossLatch, LatchRef, LockLatch};
+use super::sleep::Sleep;
+use super::stats::{PoolStats, WorkerStats};
+use super::thread_pool::{PanicHandler, ThreadPoolBuildError, ThreadPoolBuilder};
+use super::unwind::{self, PanicPayload};
+use super::worker::WorkerThread;
+use crate::sync::atomic::{AtomicUsize, Ordering};
+
+type ThreadHandler = dyn Fn(usize) + Send + Sync;
+
+/// The shared state of one pool.
+pub(crate) struct Registry {
+    thread_infos: Vec<ThreadInfo>,
+    pub(crate) sleep: Sleep,
+    injector: Injector<JobRef>,
+    /// Starts at 1 for the `ThreadPool` handle; each detached spawn holds one more. The
+    /// workers exit when it reaches zero.
+    terminate_count: AtomicUsize,
+    panic_handler: Option<Box<PanicHandler>>,
+    start_handler: Option<Box<ThreadHandler>>,
+    exit_handler: Option<Box<ThreadHandler>>,
+    handles: Mutex<Vec<thread::JoinHandle<()>>>,
+}
+
+impl std::fmt::Debug for Registry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Registry")
+            .field("num_threads", &self.thread_infos.len())
+            .finish_non_exhaustive()
+    }
+}
+
+struct ThreadInfo {
+    stealer: Stealer<JobRef>,
+    /// Jobs that only this worker may run (broadcast).
+    targeted: Injector<JobRef>,
+    /// Jobs `spawn_fifo`ed by this worker, oldest first; see `FifoQueue`.
+    fifo: FifoQueue,
+    /// Set when the pool terminates; the worker's main loop waits on it.
+    terminate: CoreLatch,
+    /// Counters written only by this worker.
+    stats: WorkerStats,
+}
+
+/// A worker's FIFO spawns. For each job pushed here, the worker pushes one "take the oldest
+/// FIFO job" entry (a `JobRef` to this queue) on its LIFO deque: whoever runs an entry runs
+/// the queue's oldest job, so FIFO spawns of one thread start in spawn order.
+struct FifoQueue(Injector<JobRef>);
+
+impl Job for FifoQueue {
+    unsafe fn execute(this: *const ()) {
+        // SAFETY: the queue lives in a registry; the entry is executed by one of that
+        // registry's workers, which holds an `Arc` to it.
+        let queue = unsafe { &*this.cast::<FifoQueue>() };
+        loop {
+            match queue.0.steal() {
+                // SAFETY: a job in the queue is live until executed, and we took it.
+                Steal::Success(job) => return unsafe { job.execute() },
+                Steal::Retry => {}
+                Steal::Empty => unreachable!("weft: a FIFO entry without its job"),
+            }
+        }
+    }
+}
+
+static GLOBAL_REGISTRY: OnceLock<Arc<Registry>> = OnceLock::new();
+static GLOBAL_INIT: Mutex<()> = Mutex::new(());
+
+/// The global pool, created on first use with the default configuration.
+pub(crate) fn global_registry() -> &'static Arc<Registry> {
+    if let Some(registry) = GLOBAL_REGISTRY.get() {
+        return registry;
+    }
+    init_global_registry(ThreadPoolBuilder::new())
+        .unwrap_or_else(|err| panic!("weft: the global thread pool could not be built: {err}"));
+    GLOBAL_REGISTRY.get().expect("initialised just above")
+}
+
+/// Builds the global pool from `builder`; an error if it already exists.
+pub(crate) fn init_global_registry(builder: ThreadPoolBuilder) -> Result<(), ThreadPoolBuildError> {
+    let _init = GLOBAL_INIT.lock().unwrap_or_else(|e| e.into_inner());
+    if GLOBAL_REGISTRY.get().is_some() {
+        return Err(ThreadPoolBuildError::global_pool_already_initialized());
+    }
+    let registry = Registry::new(builder)?;
+    // The global pool lives for the whole process: its termination count never drops.
+    GLOBAL_REGISTRY
+        .set(registry)
+        .expect("guarded by GLOBAL_INIT");
+    Ok(())
+}
+
+/// Runs `op` on a worker: directly if this thread is one (of any pool), else on the global
+/// pool, blocking. `op` learns whether it was injected from outside.
+#[inline]
+pub(crate) fn in_worker<OP, R>(op: OP) -> R
+where
+    OP: FnOnce(&WorkerThread, bool) -> R + Send,
+    R: Send,
+{
+    let worker = WorkerThread::current();
+    if worker.is_null() {
+        global_registry().in_worker_cold(op)
+    } else {
+        // SAFETY: non-null CURRENT is this thread's live worker.
+        op(unsafe { &*worker }, false)
+    }
+}
+
+impl Registry {
+    pub(crate) fn new(
+        mut builder: ThreadPoolBuilder,
+    ) -> Result<Arc<Registry>, ThreadPoolBuildError> {
+        let num_threads = builder.resolved_num_threads();
+        let deques: Vec<Worker<JobRef>> = (0..num_threads).map(|_| Worker::new_lifo()).collect();
+        let registry = Arc::new(Registry {
+            thread_infos: deques
+                .iter()
+                .map(|deque| ThreadInfo {
+                    stealer: deque.stealer(),
+                    targeted: Injector::new(),
+                    fifo: FifoQueue(Injector::new()),
+                    terminate: CoreLatch::new(),
+                    stats: WorkerStats::default(),
+                })
+                .collect(),
+            sleep: Sleep::new(num_threads),
+            injector: Injector::new(),
+            terminate_count: AtomicUsize::new(1),
+            panic_handler: builder.take_panic_handler(),
+            start_handler: builder.take_start_handler(),
+            exit_handler: builder.take_exit_handler(),
+            handles: Mutex::new(Vec::with_capacity(num_threads)),
+        });
+        for (index, deque) in deques.into_iter().enumerate() {
+            if let Err(err) = registry.spawn_worker(&mut builder, index, deque) {
+                registry.terminate();
+                registry.join_all_threads();
+                return Err(err);
+            }
+        }
+        Ok(registry)
+    }
+
+    fn spawn_worker(
+        self: &Arc<Self>,
+        builder: &mut ThreadPoolBuilder,
+        index: usize,
+        deque: Worker<JobRef>,
+    ) -> Result<(), ThreadPoolBuildError> {
+        let mut thread = thread::Builder::new();
+        if let Some(name) = builder.thread_name_for(index)? {
+            thread = thread.name(name);
+        }
+        if let Some(size) = builder.get_stack_size() {
+            thread = thread.stack_size(size);
+        }
+        let registry = Arc::clone(self);
+        // std may panic instead of failing for absurd stack sizes: report either as an error.
+        let spawned =
+            unwind::halt_unwinding(move || thread.spawn(move || main_loop(registry, index, deque)));
+        match spawned {
+            Ok(Ok(handle)) => {
+                self.handles
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .push(handle);
+                Ok(())
+            }
+            Ok(Err(io)) => Err(ThreadPoolBuildError::io(io)),
+            Err(_) => Err(ThreadPoolBuildError::spawn_panicked()),
+        }
+    }
+
+    /// The counters of worker `index`; only that worker may add to them.
+    pub(crate) fn worker_stats(&self, index: usize) -> &WorkerStats {
+        &self.thread_infos[index].stats
+    }
+
+    /// The pool's counters, summed over its workers.
+    pub(crate) fn stats(&self) -> PoolStats {
+        let mut total = PoolStats::default();
+        for info in &self.thread_infos {
+            info.stats.add_to(&mut total);
+        }
+        total
+    }
+
+    pub(crate) fn num_threads(&self) -> usize {
+        self.thread_infos.len()
+    }
+
+    pub(crate) fn steal_from(&self, victim: usize) -> Steal<JobRef> {
+        self.thread_infos[victim].stealer.steal()
+    }
+
+    pub(crate) fn steal_injected(&self) -> Option<JobRef> {
+        loop {
+            match self.injector.steal() {
+                Steal::Success(job) => return Some(job),
+                Steal::Empty => return None,
+                Steal::Retry => {}
+            }
+        }
+    }
+
+    pub(crate) fn take_targeted_job(&self, index: usize) -> Option<JobRef> {
+        loop {
+            match self.thread_infos[index].targeted.steal() {
+                Steal::Success(job) => return Some(job),
+                Steal::Empty => return None,
+                Steal::Retry => {}
+            }
+        }
+    }
+
+    /// Work some search could find right now (the last look before a worker parks).
+    pub(crate) fn has_visible_work(&self, index: usize) -> bool {
+        !self.injector.is_empty()
+            || !self.thread_infos[index].targeted.is_empty()
+            || self
+                .thread_infos
+                .iter()
+                .any(|info| !info.stealer.is_empty())
+    }
+
+    /// Queues a job from outside the pool (or for any worker) and wakes a worker for it.
+    pub(crate) fn inject(&self, job: JobRef) {
+        self.injector.push(job);
+        self.sleep.new_jobs(1);
+    }
+
+    /// Queues one job for each worker (`jobs[i]` runs on worker `i`).
+    pub(crate) fn inject_targeted(&self, jobs: impl IntoIterator<Item = JobRef>) {
+        for (info, job) in self.thread_infos.iter().zip(jobs) {
+            info.targeted.push(job);
+        }
+        self.sleep.new_jobs_for_all();
+    }
+
+    /// Pushes `job` on the current worker's deque if it belongs to this pool, else injects.
+    pub(crate) fn push_or_inject(&self, job: JobRef) {
+        let worker = WorkerThread::current();
+        // SAFETY: non-null CURRENT is this thread's live worker.
+        match unsafe { worker.as_ref() } {
+            Some(worker) if ptr_eq(worker.registry(), self) => worker.push(job),
+            _ => self.inject(job),
+        }
+    }
+
+    /// Like `push_or_inject`, keeping FIFO order among the current worker's FIFO spawns.
+    pub(crate) fn push_fifo_or_inject(&self, job: JobRef) {
+        match self.current_worker() {
+            Some(worker) => {
+                let queue = &self.thread_infos[worker.index()].fifo;
+                queue.0.push(job);
+                // SAFETY: the queue lives as long as the registry, which outlives every
+                // worker that could execute the entry; each entry matches one pushed job.
+                worker.push(unsafe { JobRef::new(queue) });
+            }
+            None => self.inject(job),
+        }
+    }
+
+    pub(crate) fn notify_worker_latch_is_set(&self, index: usize) {
+        self.sleep.notify_worker_latch_is_set(index);
+    }
+
+    /// The current thread's worker if it belongs to this registry.
+    pub(crate) fn current_worker(&self) -> Option<&WorkerThread> {
+        // SAFETY: non-null CURRENT is this thread's live worker, alive for this borrow.
+        let worker = unsafe { WorkerThread::current().as_ref()? };
+        ptr_eq(worker.registry(), self).then_some(worker)
+    }
+
+    /// Runs `op` on a worker of this pool and returns its result.
+    pub(crate) fn in_worker<OP, R>(self: &Arc<Self>, op: OP) -> R
+    where
+        OP: FnOnce(&WorkerThread, bool) -> R + Send,
+        R: Send,
+    {
+        // SAFETY: non-null CURRENT is this thread's live worker.
+        match unsafe { WorkerThread::current().as_ref() } {
+            None => self.in_worker_cold(op),
+            Some(worker) if ptr_eq(worker.registry(), self) => op(worker, false),
+            Some(worker) => self.in_worker_cross(worker, op),
+        }
+    }
+
+    /// From a thread outside every pool: inject `op` and block until it is done.
+    #[cold]
+    fn in_worker_cold<OP, R>(&self, op: OP) -> R
+    where
+        OP: FnOnce(&WorkerThread, bool) -> R + Send,
+        R: Send,
+    {
+        thread_local!(static LOCK_LATCH: LockLatch = LockLatch::new());
+        LOCK_LATCH.with(|latch| {
+            let job = StackJob::new(
+                |injected| {
+                    let worker = WorkerThread::current();
+                    assert!(injected && !worker.is_null());
+                    // SAFETY: the job runs on a worker thread (it was injected into a pool).
+                    op(unsafe { &*worker }, true)
+                },
+                LatchRef(latch),
+            );
+            // SAFETY: `job` stays on this stack until its latch is set, which we wait for.
+            self.inject(unsafe { job.as_job_ref() });
+            latch.wait_and_reset();
+            job.into_result()
+        })
+    }
+
+    /// From a worker of another pool: inject `op` here and keep that worker busy with its own
+    /// pool's jobs until `op` is done (blocking it could deadlock its own pool).
+    #[cold]
+    fn in_worker_cross<OP, R>(self: &Arc<Self>, current: &WorkerThread, op: OP) -> R
+    where
+        OP: FnOnce(&WorkerThread, bool) -> R + Send,
+        R: Send,
+    {
+        let job = StackJob::new(
+            |injected| {
+                let worker = WorkerThread::current();
+                assert!(injected && !worker.is_null());
+                // SAFETY: the job runs on a worker thread of this pool.
+                op(unsafe { &*worker }, true)
+            },
+            CrossLatch::new(current),
+        );
+        // SAFETY: `job` stays on this stack until its latch is set, which we wait for.
+        self.inject(unsafe { job.as_job_ref() });
+        current.wait_until(&job.latch);
+        job.into_result()
+    }
+
+    /// A detached job starts: the pool must not terminate before it ends.
+    pub(crate) fn increment_terminate_count(&self) {
+        // ORDERING: the caller holds a count (the pool handle, or the job spawning this one),
+        // so the count cannot reach zero concurrently; nothing else is published through it.
+        let old = self.terminate_count.fetch_add(1, Ordering::Relaxed);
+        assert!(old != 0, "weft: spawn on a pool that has terminated");
+    }
+
+    /// Drops one termination count; at zero, every worker is told to exit.
+    pub(crate) fn terminate(&self) {
+        // ORDERING: AcqRel so that the last decrement sees all work done before the others.
+        if self.terminate_count.fetch_sub(1, Ordering::AcqRel) == 1 {
+            for (index, info) in self.thread_infos.iter().enumerate() {
+                // SAFETY: the latch lives in the registry, which outlives this call.
+                if unsafe { CoreLatch::set(&info.terminate) } {
+                    self.sleep.notify_worker_latch_is_set(index);
+                }
+            }
+        }
+    }
+
+    /// Waits until every worker thread of this pool has exited.
+    pub(crate) fn join_all_threads(&self) {
+        let handles = std::mem::take(&mut *self.handles.lock().unwrap_or_else(|e| e.into_inner()));
+        for handle in handles {
+            // A worker never unwinds (jobs catch their panics), so this is Ok in practice.
+            let _ = handle.join();
+        }
+    }
+
+    /// Reports a panic from a detached task: to the panic handler, or abort (as Rayon does).
+    pub(crate) fn handle_panic(&self, payload: PanicPayload) {
+        match &self.panic_handler {
+            Some(handler) => {
+                let abort = unwind::AbortIfPanic;
+                handler(payload);
+                std::mem::forget(abort);
+            }
+            None => {
+                drop(payload);
+                eprintln!("weft: a spawned task panicked and no panic_handler is set; aborting");
+                std::process::abort();
+            }
+        }
+    }
+}
+
+/// True if `arc` points to `registry`.
+fn ptr_eq(arc: &Arc<Registry>, registry: &Registry) -> bool {
+    std::ptr::eq(Arc::as_ptr(arc), registry)
+}
+
+/// The body of a worker thread.
+fn main_loop(registry: Arc<Registry>, index: usize, deque: Worker<JobRef>) {
+    let worker = WorkerThread::new(deque, index, Arc::clone(&registry));
+    worker.run_as_current(|| {
+        if let Some(handler) = &registry.start_handler {
+            if let Err(payload) = unwind::halt_unwinding(|| handler(index)) {
+                registry.handle_panic(payload);
+            }
+        }
+        worker.wait_until(&registry.thread_infos[index].terminate);
+        if let Some(handler) = &registry.exit_handler {
+            if let Err(payload) = unwind::halt_unwinding(|| handler(index)) {
+                registry.handle_panic(payload);
+            }
+        }
+    });
+}

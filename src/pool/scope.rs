@@ -1,0 +1,407 @@
+//! Scopes: `scope`, `scope_fifo`, `in_place_scope(_fifo)`. Tasks spawned in a scope may
+//! borrow anything that outlives the scope; the scope returns only when all of them
+//! (including tasks they spawned) have finished, then resumes the first panic, if any.
+
+use std::marker::PhantomData;
+use std::ptr;
+use std::sync::Arc;
+
+use super::broadcast::BroadcastContext;
+use super::job::HeapJob;
+use super::latch::{CountLatch, Latch};
+use super::registry::{self, Registry};
+use super::unwind::{self, PanicPayload};
+use super::worker::WorkerThread;
+use crate::sync::atomic::{AtomicPtr, Ordering};
+
+/// A scope in which tasks that borrow local data can be spawned (see [`scope`]).
+pub struct Scope<'scope> {
+    base: ScopeBase<'scope>,
+}
+
+/// A scope whose tasks start in FIFO order relative to their spawner (see [`scope_fifo`]).
+pub struct ScopeFifo<'scope> {
+    base: ScopeBase<'scope>,
+}
+
+/// A type in which `'scope` is invariant (it appears in argument and return position).
+type InvariantScope<'scope> = fn(&'scope ()) -> &'scope ();
+
+struct ScopeBase<'scope> {
+    registry: Arc<Registry>,
+    /// The first panic of the body or a task; written once (CAS from null), taken by the owner.
+    panic: AtomicPtr<PanicPayload>,
+    /// One count for the body plus one per unfinished task.
+    job_completed_latch: CountLatch,
+    /// The owner's worker, if the owner is one (it then steals while it waits).
+    owner_is_worker: bool,
+    /// `'scope` is invariant, as the borrow checker needs for spawned closures.
+    marker: PhantomData<InvariantScope<'scope>>,
+}
+
+impl std::fmt::Debug for Scope<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Scope").finish_non_exhaustive()
+    }
+}
+
+impl std::fmt::Debug for ScopeFifo<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ScopeFifo").finish_non_exhaustive()
+    }
+}
+
+/// Creates a scope on a worker of the current pool (the global pool outside any pool), runs
+/// `op` in it and returns its result once every task spawned in the scope has finished.
+///
+/// # Panics
+/// If `op` or any task panics, the scope still waits for all tasks, then resumes the first
+/// panic.
+///
+/// ```
+/// let data = vec![1, 2, 3, 4];
+/// let mut sums = [0; 2];
+/// weft::scope(|s| {
+///     let (left, right) = sums.split_at_mut(1);
+///     let data = &data;
+///     s.spawn(move |_| left[0] = data[..2].iter().sum());
+///     s.spawn(move |_| right[0] = data[2..].iter().sum());
+/// });
+/// assert_eq!(sums, [3, 7]);
+/// ```
+pub fn scope<'scope, OP, R>(op: OP) -> R
+where
+    OP: FnOnce(&Scope<'scope>) -> R + Send,
+    R: Send,
+{
+    registry::in_worker(|owner, _| {
+        let scope = Scope {
+            base: ScopeBase::new(owner.registry(), Some(owner)),
+        };
+        scope.base.complete(Some(owner), || op(&scope))
+    })
+}
+
+/// Like [`scope`], but tasks spawned from one thread start in the order they were spawned.
+///
+/// ```
+/// let pool = weft::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+/// let order = std::sync::Mutex::new(Vec::new());
+/// pool.install(|| {
+///     weft::scope_fifo(|s| {
+///         for i in 0..4 {
+///             let order = &order;
+///             s.spawn_fifo(move |_| order.lock().unwrap().push(i));
+///         }
+///     })
+/// });
+/// assert_eq!(order.into_inner().unwrap(), vec![0, 1, 2, 3]);
+/// ```
+pub fn scope_fifo<'scope, OP, R>(op: OP) -> R
+where
+    OP: FnOnce(&ScopeFifo<'scope>) -> R + Send,
+    R: Send,
+{
+    registry::in_worker(|owner, _| {
+        let scope = ScopeFifo {
+            base: ScopeBase::new(owner.registry(), Some(owner)),
+        };
+        scope.base.complete(Some(owner), || op(&scope))
+    })
+}
+
+/// Like [`scope`], but `op` runs on the calling thread itself (which need not be a worker);
+/// tasks run in the current pool, or the global one.
+///
+/// ```
+/// let mut hits = 0;
+/// weft::in_place_scope(|s| s.spawn(|_| hits += 1));
+/// assert_eq!(hits, 1);
+/// ```
+pub fn in_place_scope<'scope, OP, R>(op: OP) -> R
+where
+    OP: FnOnce(&Scope<'scope>) -> R,
+{
+    with_current_registry(|registry| in_place_scope_in(registry, op))
+}
+
+/// Like [`scope_fifo`], but `op` runs on the calling thread itself.
+///
+/// ```
+/// let mut hits = 0;
+/// weft::in_place_scope_fifo(|s| s.spawn_fifo(|_| hits += 2));
+/// assert_eq!(hits, 2);
+/// ```
+pub fn in_place_scope_fifo<'scope, OP, R>(op: OP) -> R
+where
+    OP: FnOnce(&ScopeFifo<'scope>) -> R,
+{
+    with_current_registry(|registry| in_place_scope_fifo_in(registry, op))
+}
+
+fn with_current_registry<R>(f: impl FnOnce(&Arc<Registry>) -> R) -> R {
+    // SAFETY: non-null CURRENT is this thread's live worker, alive during `f`.
+    match unsafe { WorkerThread::current().as_ref() } {
+        Some(worker) => f(worker.registry()),
+        None => f(registry::global_registry()),
+    }
+}
+
+pub(crate) fn in_place_scope_in<'scope, OP, R>(registry: &Arc<Registry>, op: OP) -> R
+where
+    OP: FnOnce(&Scope<'scope>) -> R,
+{
+    let owner = registry.current_worker();
+    let scope = Scope {
+        base: ScopeBase::new(registry, owner),
+    };
+    scope.base.complete(owner, || op(&scope))
+}
+
+pub(crate) fn in_place_scope_fifo_in<'scope, OP, R>(registry: &Arc<Registry>, op: OP) -> R
+where
+    OP: FnOnce(&ScopeFifo<'scope>) -> R,
+{
+    let owner = registry.current_worker();
+    let scope = ScopeFifo {
+        base: ScopeBase::new(registry, owner),
+    };
+    scope.base.complete(owner, || op(&scope))
+}
+
+impl<'scope> Scope<'scope> {
+    /// Spawns a task that may borrow data outliving the scope; the scope waits for it.
+    ///
+    /// ```
+    /// let mut v = vec![0; 3];
+    /// weft::scope(|s| {
+    ///     for (i, slot) in v.iter_mut().enumerate() {
+    ///         s.spawn(move |_| *slot = i * 10);
+    ///     }
+    /// });
+    /// assert_eq!(v, [0, 10, 20]);
+    /// ```
+    pub fn spawn<BODY>(&self, body: BODY)
+    where
+        BODY: FnOnce(&Scope<'scope>) + Send + 'scope,
+    {
+        let scope = ScopePtr(self);
+        let job = move || {
+            // SAFETY: the scope waits for the count this task holds, so it is alive until
+            // `execute_job` releases that count, and neither pointer is used after.
+            unsafe {
+                let base = ptr::addr_of!((*scope.as_ptr()).base);
+                ScopeBase::execute_job(base, || body(scope.get()));
+            }
+        };
+        self.base.spawn_job(job, false);
+    }
+
+    /// Spawns `body` on every worker of the pool, each with its [`BroadcastContext`].
+    ///
+    /// ```
+    /// let pool = weft::ThreadPoolBuilder::new().num_threads(3).build().unwrap();
+    /// let hits = std::sync::atomic::AtomicUsize::new(0);
+    /// pool.scope(|s| s.spawn_broadcast(|_, _| { hits.fetch_add(1, std::sync::atomic::Ordering::SeqCst); }));
+    /// assert_eq!(hits.into_inner(), 3);
+    /// ```
+    pub fn spawn_broadcast<BODY>(&self, body: BODY)
+    where
+        BODY: Fn(&Scope<'scope>, BroadcastContext<'_>) + Send + Sync + 'scope,
+    {
+        let scope = ScopePtr(self);
+        self.base.spawn_broadcast_jobs(move |ctx| {
+            // SAFETY: the scope outlives its tasks (see `spawn`).
+            let scope = unsafe { scope.get() };
+            body(scope, ctx)
+        });
+    }
+}
+
+impl<'scope> ScopeFifo<'scope> {
+    /// Spawns a task that starts after the tasks this thread spawned into the scope earlier.
+    ///
+    /// ```
+    /// let mut v = vec![0; 2];
+    /// weft::scope_fifo(|s| {
+    ///     for (i, slot) in v.iter_mut().enumerate() {
+    ///         s.spawn_fifo(move |_| *slot = i + 1);
+    ///     }
+    /// });
+    /// assert_eq!(v, [1, 2]);
+    /// ```
+    pub fn spawn_fifo<BODY>(&self, body: BODY)
+    where
+        BODY: FnOnce(&ScopeFifo<'scope>) + Send + 'scope,
+    {
+        let scope = ScopePtr(self);
+        let job = move || {
+            // SAFETY: as in `Scope::spawn`.
+            unsafe {
+                let base = ptr::addr_of!((*scope.as_ptr()).base);
+                ScopeBase::execute_job(base, || body(scope.get()));
+            }
+        };
+        self.base.spawn_job(job, true);
+    }
+
+    /// Spawns `body` on every worker of the pool, each with its [`BroadcastContext`].
+    ///
+    /// ```
+    /// let pool = weft::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    /// let hits = std::sync::atomic::AtomicUsize::new(0);
+    /// pool.scope_fifo(|s| s.spawn_broadcast(|_, _| { hits.fetch_add(1, std::sync::atomic::Ordering::SeqCst); }));
+    /// assert_eq!(hits.into_inner(), 2);
+    /// ```
+    pub fn spawn_broadcast<BODY>(&self, body: BODY)
+    where
+        BODY: Fn(&ScopeFifo<'scope>, BroadcastContext<'_>) + Send + Sync + 'scope,
+    {
+        let scope = ScopePtr(self);
+        self.base.spawn_broadcast_jobs(move |ctx| {
+            // SAFETY: the scope outlives its tasks (see `spawn_fifo`).
+            let scope = unsafe { scope.get() };
+            body(scope, ctx)
+        });
+    }
+}
+
+impl<'scope> ScopeBase<'scope> {
+    fn new(registry: &Arc<Registry>, owner: Option<&WorkerThread>) -> Self {
+        ScopeBase {
+            registry: Arc::clone(registry),
+            panic: AtomicPtr::new(ptr::null_mut()),
+            job_completed_latch: CountLatch::new(1, owner.map(|w| (w.registry(), w.index()))),
+            owner_is_worker: owner.is_some(),
+            marker: PhantomData,
+        }
+    }
+
+    /// Queues `job` (which ends by calling `execute_job`) as one more task of the scope.
+    fn spawn_job<F: FnOnce() + Send + 'scope>(&self, job: F, fifo: bool) {
+        self.job_completed_latch.increment();
+        // SAFETY: the job runs exactly once (queues never drop jobs while the scope waits),
+        // and what it borrows outlives `'scope`, which outlives the wait in `complete`.
+        let job_ref = unsafe { HeapJob::into_job_ref(job) };
+        if fifo {
+            self.registry.push_fifo_or_inject(job_ref);
+        } else {
+            self.registry.push_or_inject(job_ref);
+        }
+    }
+
+    /// Queues `body` on every worker as tasks of the scope.
+    fn spawn_broadcast_jobs<F>(&self, body: F)
+    where
+        F: Fn(BroadcastContext<'_>) + Send + Sync + 'scope,
+    {
+        let body = Arc::new(body);
+        let num_threads = self.registry.num_threads();
+        let base = ScopePtr(self);
+        let jobs: Vec<_> = (0..num_threads)
+            .map(|_| {
+                self.job_completed_latch.increment();
+                let body = Arc::clone(&body);
+                let job = move || {
+                    let run = || body(BroadcastContext::for_current_worker(num_threads));
+                    // SAFETY: the scope is alive until this task releases its count.
+                    unsafe { ScopeBase::execute_job(base.as_ptr(), run) };
+                };
+                // SAFETY: as in `spawn_job`.
+                unsafe { HeapJob::into_job_ref(job) }
+            })
+            .collect();
+        self.registry.inject_targeted(jobs);
+    }
+
+    /// Runs the body, then waits for every task; resumes the first panic.
+    fn complete<R>(&self, owner: Option<&WorkerThread>, body: impl FnOnce() -> R) -> R {
+        debug_assert_eq!(owner.is_some(), self.owner_is_worker);
+        let result = unwind::halt_unwinding(body);
+        let result = match result {
+            Ok(value) => Some(value),
+            Err(payload) => {
+                self.job_panicked(payload);
+                None
+            }
+        };
+        // SAFETY: the latch lives in `self`, which outlives this call.
+        unsafe { CountLatch::set(&self.job_completed_latch) };
+        match (owner, self.job_completed_latch.core()) {
+            (Some(worker), Some(core)) => worker.wait_until(core),
+            _ => self.job_completed_latch.wait_blocking(),
+        }
+        self.maybe_propagate_panic();
+        result.expect("a panicking body was resumed just above")
+    }
+
+    /// Runs one task's closure, records its panic, and releases its count.
+    ///
+    /// # Safety
+    /// `this` must be valid until the count is released; afterwards the owner may free it,
+    /// so this takes a raw pointer and touches nothing after the release.
+    unsafe fn execute_job(this: *const Self, func: impl FnOnce()) {
+        if let Err(payload) = unwind::halt_unwinding(func) {
+            // SAFETY: our count is not released yet, so the scope is alive.
+            unsafe { (*this).job_panicked(payload) };
+        }
+        // SAFETY: still alive; `CountLatch::set` does not touch the latch after releasing
+        // the owner.
+        unsafe { CountLatch::set(ptr::addr_of!((*this).job_completed_latch)) };
+    }
+
+    fn job_panicked(&self, payload: PanicPayload) {
+        let boxed = Box::into_raw(Box::new(payload));
+        // ORDERING: Release publishes the boxed payload to the owner's Acquire swap.
+        if self
+            .panic
+            .compare_exchange(ptr::null_mut(), boxed, Ordering::Release, Ordering::Relaxed)
+            .is_err()
+        {
+            // SAFETY: `boxed` came from Box::into_raw above and was not shared.
+            drop(unsafe { Box::from_raw(boxed) });
+        }
+    }
+
+    fn maybe_propagate_panic(&self) {
+        // ORDERING: pairs with the Release CAS in `job_panicked`.
+        let boxed = self.panic.swap(ptr::null_mut(), Ordering::Acquire);
+        if !boxed.is_null() {
+            // SAFETY: a non-null pointer was stored from Box::into_raw, and the swap gave us
+            // sole ownership of it.
+            let payload = unsafe { Box::from_raw(boxed) };
+            unwind::resume_unwinding(*payload);
+        }
+    }
+}
+
+/// A pointer to a scope that a task carries to another thread.
+struct ScopePtr<T>(*const T);
+
+impl<T> Clone for ScopePtr<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T> Copy for ScopePtr<T> {}
+
+// SAFETY: scopes are Sync (atomics, a latch, an Arc), so handing a pointer to one to another
+// thread is like sending a shared reference; validity is argued where it is dereferenced.
+unsafe impl<T: Sync> Send for ScopePtr<T> {}
+// SAFETY: as above.
+unsafe impl<T: Sync> Sync for ScopePtr<T> {}
+
+impl<T> ScopePtr<T> {
+    /// The raw pointer (a method, so that closures capture the whole `Send` wrapper).
+    fn as_ptr(self) -> *const T {
+        self.0
+    }
+
+    /// # Safety
+    /// The scope must still be alive: true for a task of the scope, since the scope waits
+    /// for the count each task holds.
+    unsafe fn get<'a>(self) -> &'a T {
+        // SAFETY: forwarded from this function's contract.
+        unsafe { &*self.0 }
+    }
+}

@@ -1,0 +1,214 @@
+//! Sleeping and waking idle workers: an idle pool uses no CPU, new work wakes as few
+//! sleepers as it needs, and no wake-up is lost. Design and named races: `README.md` in this
+//! folder (*sleepy-then-publish*, *publish-while-last-searcher-leaves*,
+//! *latch-set-while-falling-asleep*).
+
+mod counters;
+#[cfg(all(test, loom))]
+mod loom_tests;
+
+pub(crate) use counters::MAX_WORKERS;
+use counters::{Counters, ONE_IDLE, ONE_JOBS_EVENT, ONE_SLEEPING};
+use crossbeam_utils::CachePadded;
+
+use super::latch::CoreLatch;
+use crate::sync::atomic::{AtomicU64, Ordering};
+use crate::sync::{thread, Condvar, Mutex};
+
+/// Search rounds (each a `yield_now`) before a worker becomes sleepy: a few microseconds of
+/// spinning so that a burst of fine-grained work does not pay a futex wake per job.
+const ROUNDS_UNTIL_SLEEPY: u32 = if cfg!(all(test, loom)) { 1 } else { 32 };
+
+/// Shared sleep state of one pool.
+#[derive(Debug)]
+pub(crate) struct Sleep {
+    /// The packed word of `counters.rs`; read on every `join` (a hint), written when workers
+    /// go idle, sleep, wake, or when work is published. Padded: it is the one hot shared word.
+    counters: CachePadded<AtomicU64>,
+    /// One per worker; padded so that waking one worker does not disturb its neighbours.
+    workers: Vec<CachePadded<WorkerSleepState>>,
+}
+
+#[derive(Debug)]
+struct WorkerSleepState {
+    /// True while the worker is parked on `wake`; written under this mutex only.
+    is_blocked: Mutex<bool>,
+    wake: Condvar,
+}
+
+/// A worker's progress towards sleep while it looks for work.
+#[derive(Debug)]
+pub(crate) struct IdleState {
+    worker_index: usize,
+    rounds: u32,
+    /// The jobs event read when the worker became sleepy.
+    jobs_event: u32,
+}
+
+impl Sleep {
+    pub(crate) fn new(num_workers: usize) -> Sleep {
+        assert!(num_workers <= MAX_WORKERS);
+        Sleep {
+            counters: CachePadded::new(AtomicU64::new(0)),
+            workers: (0..num_workers)
+                .map(|_| {
+                    CachePadded::new(WorkerSleepState {
+                        is_blocked: Mutex::new(false),
+                        wake: Condvar::new(),
+                    })
+                })
+                .collect(),
+        }
+    }
+
+    /// True if some worker is looking for work: `join` publishes a private fork then.
+    #[inline]
+    pub(crate) fn anyone_idle(&self) -> bool {
+        // ORDERING: a hint. Missing an idle worker for a while costs parallelism, never
+        // correctness: every private fork is run by its owner if nobody takes it.
+        counters::anyone_idle(self.counters.load(Ordering::Relaxed))
+    }
+
+    /// A worker starts looking for work.
+    pub(crate) fn start_looking(&self, worker_index: usize) -> IdleState {
+        self.counters.fetch_add(ONE_IDLE, Ordering::SeqCst);
+        IdleState {
+            worker_index,
+            rounds: 0,
+            jobs_event: 0,
+        }
+    }
+
+    /// A worker stops looking. If it found work and was the last awake searcher while others
+    /// sleep, it wakes one to keep searching (*publish-while-last-searcher-leaves*).
+    pub(crate) fn stop_looking(&self, found_work: bool) {
+        let old = Counters::unpack(self.counters.fetch_sub(ONE_IDLE, Ordering::SeqCst));
+        if found_work && old.awake_idle() == 1 && old.sleeping > 0 {
+            self.wake_any(1);
+        }
+    }
+
+    /// One search round found nothing: spin, get sleepy, or sleep. `has_work` is the last
+    /// look for work before parking.
+    pub(crate) fn no_work_found(
+        &self,
+        idle: &mut IdleState,
+        latch: &CoreLatch,
+        has_work: impl FnOnce() -> bool,
+    ) {
+        if idle.rounds < ROUNDS_UNTIL_SLEEPY {
+            idle.rounds += 1;
+            thread::yield_now();
+        } else if idle.rounds == ROUNDS_UNTIL_SLEEPY {
+            // SeqCst: this read must come after every publication it does not see in the
+            // single order of counter operations (*sleepy-then-publish*).
+            idle.jobs_event = Counters::unpack(self.counters.load(Ordering::SeqCst)).jobs_event;
+            idle.rounds += 1;
+            thread::yield_now();
+        } else {
+            self.sleep(idle, latch, has_work);
+        }
+    }
+
+    #[cold]
+    fn sleep(&self, idle: &mut IdleState, latch: &CoreLatch, has_work: impl FnOnce() -> bool) {
+        if !latch.get_sleepy() {
+            return;
+        }
+        let state = &self.workers[idle.worker_index];
+        let mut is_blocked = state.is_blocked.lock().unwrap_or_else(|e| e.into_inner());
+        if !latch.fall_asleep() {
+            idle.rounds = 0;
+            latch.wake_up();
+            return;
+        }
+        // Register as sleeping only if no work was published since we got sleepy.
+        let mut word = self.counters.load(Ordering::SeqCst);
+        loop {
+            if Counters::unpack(word).jobs_event != idle.jobs_event {
+                idle.rounds = 0;
+                latch.wake_up();
+                return;
+            }
+            match self.counters.compare_exchange_weak(
+                word,
+                word + ONE_SLEEPING,
+                Ordering::SeqCst,
+                Ordering::SeqCst,
+            ) {
+                Ok(_) => break,
+                Err(current) => word = current,
+            }
+        }
+        // Belt and braces: work that became visible between the last search and the CAS.
+        if has_work() {
+            self.counters.fetch_sub(ONE_SLEEPING, Ordering::SeqCst);
+            idle.rounds = 0;
+            latch.wake_up();
+            return;
+        }
+        *is_blocked = true;
+        while *is_blocked {
+            is_blocked = state
+                .wake
+                .wait(is_blocked)
+                .unwrap_or_else(|e| e.into_inner());
+        }
+        // Whoever woke us already took us out of `sleeping`.
+        drop(is_blocked);
+        idle.rounds = 0;
+        latch.wake_up();
+    }
+
+    /// `num_jobs` jobs were just published (the push happens before this call): abort
+    /// pending sleeps and wake sleepers if no awake searcher can take them.
+    pub(crate) fn new_jobs(&self, num_jobs: usize) {
+        let old = Counters::unpack(self.counters.fetch_add(ONE_JOBS_EVENT, Ordering::SeqCst));
+        if old.sleeping == 0 {
+            return;
+        }
+        let awake = old.awake_idle();
+        if awake < num_jobs {
+            self.wake_any((num_jobs - awake).min(old.sleeping));
+        }
+    }
+
+    /// Jobs were pushed to the private queues of every worker (broadcast): every sleeper must
+    /// wake, since only its own worker can run each job.
+    pub(crate) fn new_jobs_for_all(&self) {
+        self.counters.fetch_add(ONE_JOBS_EVENT, Ordering::SeqCst);
+        for index in 0..self.workers.len() {
+            self.wake_specific(index);
+        }
+    }
+
+    /// The latch worker `index` waits on was set while it slept.
+    pub(crate) fn notify_worker_latch_is_set(&self, index: usize) {
+        self.wake_specific(index);
+    }
+
+    fn wake_any(&self, mut count: usize) {
+        for index in 0..self.workers.len() {
+            if count == 0 {
+                return;
+            }
+            if self.wake_specific(index) {
+                count -= 1;
+            }
+        }
+    }
+
+    /// Wakes worker `index` if it is asleep; true if it was.
+    fn wake_specific(&self, index: usize) -> bool {
+        let state = &self.workers[index];
+        let mut is_blocked = state.is_blocked.lock().unwrap_or_else(|e| e.into_inner());
+        if !*is_blocked {
+            return false;
+        }
+        *is_blocked = false;
+        state.wake.notify_one();
+        // Under the sleeper's mutex, so `sleeping` never counts a worker that is awake.
+        self.counters.fetch_sub(ONE_SLEEPING, Ordering::SeqCst);
+        true
+    }
+}

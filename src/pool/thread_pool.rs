@@ -1,0 +1,606 @@
+//! `ThreadPoolBuilder`, `ThreadPool` and `ThreadPoolBuildError`: configuring, building,
+//! using and shutting down a pool.
+
+use std::any::Any;
+use std::fmt;
+use std::sync::Arc;
+
+use super::registry::{self, Registry};
+use super::sleep::MAX_WORKERS;
+use super::unwind;
+use super::{broadcast, scope, spawn, BroadcastContext, PoolStats, Scope, ScopeFifo, Yield};
+
+/// Receives the payloads of panics in detached tasks.
+pub(crate) type PanicHandler = dyn Fn(Box<dyn Any + Send>) + Send + Sync;
+
+/// Configures a [`ThreadPool`] (or the global pool) before building it.
+///
+/// ```
+/// let pool = weft::ThreadPoolBuilder::new()
+///     .num_threads(3)
+///     .thread_name(|i| format!("worker-{i}"))
+///     .build()
+///     .unwrap();
+/// assert_eq!(pool.current_num_threads(), 3);
+/// let name = pool.install(|| std::thread::current().name().map(str::to_owned));
+/// assert!(name.unwrap().starts_with("worker-"));
+/// ```
+#[derive(Default)]
+pub struct ThreadPoolBuilder {
+    num_threads: usize,
+    thread_name: Option<Box<dyn FnMut(usize) -> String>>,
+    stack_size: Option<usize>,
+    panic_handler: Option<Box<PanicHandler>>,
+    start_handler: Option<Box<dyn Fn(usize) + Send + Sync>>,
+    exit_handler: Option<Box<dyn Fn(usize) + Send + Sync>>,
+}
+
+impl fmt::Debug for ThreadPoolBuilder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ThreadPoolBuilder")
+            .field("num_threads", &self.num_threads)
+            .field("thread_name", &self.thread_name.is_some())
+            .field("stack_size", &self.stack_size)
+            .field("panic_handler", &self.panic_handler.is_some())
+            .field("start_handler", &self.start_handler.is_some())
+            .field("exit_handler", &self.exit_handler.is_some())
+            .finish()
+    }
+}
+
+impl ThreadPoolBuilder {
+    /// A builder with default settings (automatic thread count, no handlers).
+    ///
+    /// ```
+    /// let pool = weft::ThreadPoolBuilder::new().build().unwrap();
+    /// assert!(pool.current_num_threads() >= 1);
+    /// ```
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Sets the number of worker threads; 0 (the default) means automatic:
+    /// `WEFT_NUM_THREADS`, else `RAYON_NUM_THREADS`, else the available parallelism.
+    ///
+    /// ```
+    /// let pool = weft::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    /// assert_eq!(pool.current_num_threads(), 2);
+    /// ```
+    pub fn num_threads(mut self, num_threads: usize) -> Self {
+        self.num_threads = num_threads;
+        self
+    }
+
+    /// Names each worker thread: `closure(index)`. A panic in the closure makes
+    /// [`build`](Self::build) fail with an error.
+    ///
+    /// ```
+    /// let pool = weft::ThreadPoolBuilder::new()
+    ///     .num_threads(1)
+    ///     .thread_name(|i| format!("sorter-{i}"))
+    ///     .build()
+    ///     .unwrap();
+    /// let name = pool.install(|| std::thread::current().name().unwrap().to_owned());
+    /// assert_eq!(name, "sorter-0");
+    /// ```
+    pub fn thread_name<F>(mut self, closure: F) -> Self
+    where
+        F: FnMut(usize) -> String + 'static,
+    {
+        self.thread_name = Some(Box::new(closure));
+        self
+    }
+
+    /// Sets each worker's stack size in bytes. A size the OS refuses makes
+    /// [`build`](Self::build) fail with an error.
+    ///
+    /// ```
+    /// let pool = weft::ThreadPoolBuilder::new().stack_size(4 << 20).build().unwrap();
+    /// assert_eq!(pool.install(|| 40 + 2), 42);
+    /// ```
+    pub fn stack_size(mut self, stack_size: usize) -> Self {
+        self.stack_size = Some(stack_size);
+        self
+    }
+
+    /// Receives the panics of detached tasks ([`spawn`](crate::spawn) and friends). Without
+    /// a handler such a panic aborts the process, as in Rayon. May be called concurrently.
+    ///
+    /// ```
+    /// use std::sync::atomic::{AtomicUsize, Ordering};
+    /// use std::sync::Arc;
+    /// let seen = Arc::new(AtomicUsize::new(0));
+    /// let counter = Arc::clone(&seen);
+    /// let pool = weft::ThreadPoolBuilder::new()
+    ///     .num_threads(1)
+    ///     .panic_handler(move |_| { counter.fetch_add(1, Ordering::SeqCst); })
+    ///     .build()
+    ///     .unwrap();
+    /// pool.spawn(|| panic!("lost in the background"));
+    /// pool.shutdown_and_wait(); // the pool ends only after the spawned task has run
+    /// assert_eq!(seen.load(Ordering::SeqCst), 1);
+    /// ```
+    pub fn panic_handler<H>(mut self, handler: H) -> Self
+    where
+        H: Fn(Box<dyn Any + Send>) + Send + Sync + 'static,
+    {
+        self.panic_handler = Some(Box::new(handler));
+        self
+    }
+
+    /// Runs `handler(index)` on each worker thread when it starts.
+    ///
+    /// ```
+    /// use std::sync::atomic::{AtomicUsize, Ordering};
+    /// use std::sync::Arc;
+    /// let started = Arc::new(AtomicUsize::new(0));
+    /// let counter = Arc::clone(&started);
+    /// let pool = weft::ThreadPoolBuilder::new()
+    ///     .num_threads(2)
+    ///     .start_handler(move |_| { counter.fetch_add(1, Ordering::SeqCst); })
+    ///     .build()
+    ///     .unwrap();
+    /// pool.broadcast(|_| ()); // every worker has started once it ran a broadcast job
+    /// assert_eq!(started.load(Ordering::SeqCst), 2);
+    /// ```
+    pub fn start_handler<H>(mut self, handler: H) -> Self
+    where
+        H: Fn(usize) + Send + Sync + 'static,
+    {
+        self.start_handler = Some(Box::new(handler));
+        self
+    }
+
+    /// Runs `handler(index)` on each worker thread just before it exits.
+    ///
+    /// ```
+    /// use std::sync::atomic::{AtomicUsize, Ordering};
+    /// use std::sync::Arc;
+    /// let exited = Arc::new(AtomicUsize::new(0));
+    /// let counter = Arc::clone(&exited);
+    /// let pool = weft::ThreadPoolBuilder::new()
+    ///     .num_threads(2)
+    ///     .exit_handler(move |_| { counter.fetch_add(1, Ordering::SeqCst); })
+    ///     .build()
+    ///     .unwrap();
+    /// pool.shutdown_and_wait();
+    /// assert_eq!(exited.load(Ordering::SeqCst), 2);
+    /// ```
+    pub fn exit_handler<H>(mut self, handler: H) -> Self
+    where
+        H: Fn(usize) + Send + Sync + 'static,
+    {
+        self.exit_handler = Some(Box::new(handler));
+        self
+    }
+
+    /// Builds a new pool.
+    ///
+    /// ```
+    /// let pool = weft::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    /// assert_eq!(pool.join(|| 1, || 2), (1, 2));
+    /// ```
+    pub fn build(self) -> Result<ThreadPool, ThreadPoolBuildError> {
+        Ok(ThreadPool {
+            registry: Registry::new(self)?,
+        })
+    }
+
+    /// Configures the global pool; an error if it exists already (it is created by the first
+    /// use of any parallel operation outside a pool).
+    ///
+    /// ```
+    /// // The global pool may have been created already in this process.
+    /// let first = weft::ThreadPoolBuilder::new().num_threads(2).build_global();
+    /// let second = weft::ThreadPoolBuilder::new().build_global();
+    /// assert!(second.is_err());
+    /// if first.is_ok() {
+    ///     assert_eq!(weft::current_num_threads(), 2);
+    /// }
+    /// ```
+    pub fn build_global(self) -> Result<(), ThreadPoolBuildError> {
+        registry::init_global_registry(self)
+    }
+
+    pub(crate) fn resolved_num_threads(&self) -> usize {
+        let from_env = |name: &str| {
+            std::env::var(name)
+                .ok()
+                .and_then(|v| v.trim().parse::<usize>().ok())
+                .filter(|&n| n > 0)
+        };
+        let n = if self.num_threads > 0 {
+            self.num_threads
+        } else {
+            from_env("WEFT_NUM_THREADS")
+                .or_else(|| from_env("RAYON_NUM_THREADS"))
+                .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        };
+        n.min(MAX_WORKERS)
+    }
+
+    pub(crate) fn thread_name_for(
+        &mut self,
+        index: usize,
+    ) -> Result<Option<String>, ThreadPoolBuildError> {
+        match self.thread_name.as_mut() {
+            None => Ok(None),
+            Some(name) => unwind::halt_unwinding(|| name(index))
+                .map(Some)
+                .map_err(|_| ThreadPoolBuildError::new(ErrorKind::ThreadNamePanicked)),
+        }
+    }
+
+    pub(crate) fn get_stack_size(&self) -> Option<usize> {
+        self.stack_size
+    }
+
+    pub(crate) fn take_panic_handler(&mut self) -> Option<Box<PanicHandler>> {
+        self.panic_handler.take()
+    }
+
+    pub(crate) fn take_start_handler(&mut self) -> Option<Box<dyn Fn(usize) + Send + Sync>> {
+        self.start_handler.take()
+    }
+
+    pub(crate) fn take_exit_handler(&mut self) -> Option<Box<dyn Fn(usize) + Send + Sync>> {
+        self.exit_handler.take()
+    }
+}
+
+/// Why a pool could not be built.
+///
+/// ```
+/// let err = weft::ThreadPoolBuilder::new()
+///     .thread_name(|_| panic!("no name for you"))
+///     .build()
+///     .unwrap_err();
+/// assert!(err.to_string().contains("thread_name"));
+/// ```
+#[derive(Debug)]
+pub struct ThreadPoolBuildError {
+    kind: ErrorKind,
+}
+
+#[derive(Debug)]
+enum ErrorKind {
+    GlobalPoolAlreadyInitialized,
+    ThreadNamePanicked,
+    SpawnPanicked,
+    Io(std::io::Error),
+}
+
+impl ThreadPoolBuildError {
+    fn new(kind: ErrorKind) -> Self {
+        ThreadPoolBuildError { kind }
+    }
+    pub(crate) fn global_pool_already_initialized() -> Self {
+        Self::new(ErrorKind::GlobalPoolAlreadyInitialized)
+    }
+    pub(crate) fn spawn_panicked() -> Self {
+        Self::new(ErrorKind::SpawnPanicked)
+    }
+    pub(crate) fn io(err: std::io::Error) -> Self {
+        Self::new(ErrorKind::Io(err))
+    }
+}
+
+impl fmt::Display for ThreadPoolBuildError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.kind {
+            ErrorKind::GlobalPoolAlreadyInitialized => {
+                f.write_str("the global thread pool has already been initialized")
+            }
+            ErrorKind::ThreadNamePanicked => {
+                f.write_str("the thread_name closure panicked while naming a worker")
+            }
+            ErrorKind::SpawnPanicked => {
+                f.write_str("spawning a worker thread panicked (is the stack size valid?)")
+            }
+            ErrorKind::Io(err) => write!(f, "the OS refused to start a worker thread: {err}"),
+        }
+    }
+}
+
+impl std::error::Error for ThreadPoolBuildError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match &self.kind {
+            ErrorKind::Io(err) => Some(err),
+            _ => None,
+        }
+    }
+}
+
+/// A pool of worker threads. Dropping it lets the workers exit once the detached tasks
+/// spawned into it have finished; [`shutdown_and_wait`](Self::shutdown_and_wait) also waits
+/// for the threads to be gone.
+///
+/// ```
+/// let pool = weft::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+/// let sum: u64 = pool.install(|| {
+///     let (a, b) = weft::join(|| (0..500u64).sum::<u64>(), || (500..1000u64).sum::<u64>());
+///     a + b
+/// });
+/// assert_eq!(sum, 499_500);
+/// ```
+pub struct ThreadPool {
+    registry: Arc<Registry>,
+}
+
+impl fmt::Debug for ThreadPool {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ThreadPool")
+            .field("num_threads", &self.registry.num_threads())
+            .finish()
+    }
+}
+
+impl Drop for ThreadPool {
+    fn drop(&mut self) {
+        self.registry.terminate();
+    }
+}
+
+impl ThreadPool {
+    /// Builds a pool from `builder` (prefer [`ThreadPoolBuilder::build`]).
+    ///
+    /// ```
+    /// let pool = weft::ThreadPool::new(weft::ThreadPoolBuilder::new().num_threads(1)).unwrap();
+    /// assert_eq!(pool.current_num_threads(), 1);
+    /// ```
+    pub fn new(builder: ThreadPoolBuilder) -> Result<ThreadPool, ThreadPoolBuildError> {
+        builder.build()
+    }
+
+    /// Runs `op` on a worker of this pool and returns its result; parallel operations inside
+    /// `op` use this pool. A panic in `op` is resumed here.
+    ///
+    /// ```
+    /// let pool = weft::ThreadPoolBuilder::new().num_threads(3).build().unwrap();
+    /// assert_eq!(pool.install(weft::current_num_threads), 3);
+    /// ```
+    pub fn install<OP, R>(&self, op: OP) -> R
+    where
+        OP: FnOnce() -> R + Send,
+        R: Send,
+    {
+        self.registry.in_worker(|_, _| op())
+    }
+
+    /// [`join`](crate::join) in this pool.
+    ///
+    /// ```
+    /// let pool = weft::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    /// assert_eq!(pool.join(|| "a", || "b"), ("a", "b"));
+    /// ```
+    pub fn join<A, B, RA, RB>(&self, oper_a: A, oper_b: B) -> (RA, RB)
+    where
+        A: FnOnce() -> RA + Send,
+        B: FnOnce() -> RB + Send,
+        RA: Send,
+        RB: Send,
+    {
+        self.install(|| super::join(oper_a, oper_b))
+    }
+
+    /// [`scope`](crate::scope) in this pool.
+    ///
+    /// ```
+    /// let pool = weft::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    /// let mut parts = [0; 2];
+    /// pool.scope(|s| {
+    ///     let (left, right) = parts.split_at_mut(1);
+    ///     s.spawn(move |_| left[0] = 1);
+    ///     s.spawn(move |_| right[0] = 2);
+    /// });
+    /// assert_eq!(parts, [1, 2]);
+    /// ```
+    pub fn scope<'scope, OP, R>(&self, op: OP) -> R
+    where
+        OP: FnOnce(&Scope<'scope>) -> R + Send,
+        R: Send,
+    {
+        self.install(|| scope::scope(op))
+    }
+
+    /// [`scope_fifo`](crate::scope_fifo) in this pool.
+    ///
+    /// ```
+    /// let pool = weft::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    /// let total = std::sync::atomic::AtomicUsize::new(0);
+    /// pool.scope_fifo(|s| {
+    ///     for i in 1..=4 {
+    ///         let total = &total;
+    ///         s.spawn_fifo(move |_| { total.fetch_add(i, std::sync::atomic::Ordering::SeqCst); });
+    ///     }
+    /// });
+    /// assert_eq!(total.into_inner(), 10);
+    /// ```
+    pub fn scope_fifo<'scope, OP, R>(&self, op: OP) -> R
+    where
+        OP: FnOnce(&ScopeFifo<'scope>) -> R + Send,
+        R: Send,
+    {
+        self.install(|| scope::scope_fifo(op))
+    }
+
+    /// [`in_place_scope`](crate::in_place_scope) whose spawned tasks run in this pool.
+    ///
+    /// ```
+    /// let pool = weft::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    /// let mut value = 0;
+    /// pool.in_place_scope(|s| s.spawn(|_| value = 7));
+    /// assert_eq!(value, 7);
+    /// ```
+    pub fn in_place_scope<'scope, OP, R>(&self, op: OP) -> R
+    where
+        OP: FnOnce(&Scope<'scope>) -> R,
+    {
+        scope::in_place_scope_in(&self.registry, op)
+    }
+
+    /// [`in_place_scope_fifo`](crate::in_place_scope_fifo) whose tasks run in this pool.
+    ///
+    /// ```
+    /// let pool = weft::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    /// let mut value = 0;
+    /// pool.in_place_scope_fifo(|s| s.spawn_fifo(|_| value = 9));
+    /// assert_eq!(value, 9);
+    /// ```
+    pub fn in_place_scope_fifo<'scope, OP, R>(&self, op: OP) -> R
+    where
+        OP: FnOnce(&ScopeFifo<'scope>) -> R,
+    {
+        scope::in_place_scope_fifo_in(&self.registry, op)
+    }
+
+    /// Spawns a detached task into this pool.
+    ///
+    /// ```
+    /// let pool = weft::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    /// let (tx, rx) = std::sync::mpsc::channel();
+    /// pool.spawn(move || tx.send(6 * 7).unwrap());
+    /// assert_eq!(rx.recv().unwrap(), 42);
+    /// ```
+    pub fn spawn<OP>(&self, op: OP)
+    where
+        OP: FnOnce() + Send + 'static,
+    {
+        spawn::spawn_in(&self.registry, op, false)
+    }
+
+    /// Spawns a detached task into this pool, FIFO relative to the caller's other FIFO spawns.
+    ///
+    /// ```
+    /// let pool = weft::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    /// let (tx, rx) = std::sync::mpsc::channel();
+    /// pool.spawn_fifo(move || tx.send("done").unwrap());
+    /// assert_eq!(rx.recv().unwrap(), "done");
+    /// ```
+    pub fn spawn_fifo<OP>(&self, op: OP)
+    where
+        OP: FnOnce() + Send + 'static,
+    {
+        spawn::spawn_in(&self.registry, op, true)
+    }
+
+    /// Runs `op` once on every worker of this pool; returns the results by worker index.
+    ///
+    /// ```
+    /// let pool = weft::ThreadPoolBuilder::new().num_threads(3).build().unwrap();
+    /// assert_eq!(pool.broadcast(|ctx| ctx.index()), vec![0, 1, 2]);
+    /// ```
+    pub fn broadcast<OP, R>(&self, op: OP) -> Vec<R>
+    where
+        OP: Fn(BroadcastContext<'_>) -> R + Sync,
+        R: Send,
+    {
+        let op = &op;
+        self.install(|| broadcast::broadcast(op))
+    }
+
+    /// Spawns `op` as a detached task on every worker of this pool.
+    ///
+    /// ```
+    /// let pool = weft::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    /// let (tx, rx) = std::sync::mpsc::channel();
+    /// pool.spawn_broadcast(move |ctx| tx.send(ctx.index()).unwrap());
+    /// let mut seen: Vec<usize> = rx.iter().take(2).collect();
+    /// seen.sort();
+    /// assert_eq!(seen, vec![0, 1]);
+    /// ```
+    pub fn spawn_broadcast<OP>(&self, op: OP)
+    where
+        OP: Fn(BroadcastContext<'_>) + Send + Sync + 'static,
+    {
+        broadcast::spawn_broadcast_in(&self.registry, op)
+    }
+
+    /// The number of worker threads of this pool.
+    ///
+    /// ```
+    /// let pool = weft::ThreadPoolBuilder::new().num_threads(5).build().unwrap();
+    /// assert_eq!(pool.current_num_threads(), 5);
+    /// ```
+    pub fn current_num_threads(&self) -> usize {
+        self.registry.num_threads()
+    }
+
+    /// The index of the current thread in this pool, or None if it is not one of its workers.
+    ///
+    /// ```
+    /// let pool = weft::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    /// assert_eq!(pool.current_thread_index(), None);
+    /// assert!(pool.install(|| pool.current_thread_index()).unwrap() < 2);
+    /// ```
+    pub fn current_thread_index(&self) -> Option<usize> {
+        self.registry.current_worker().map(|worker| worker.index())
+    }
+
+    /// True if the current thread is a worker of this pool with tasks of its own waiting.
+    ///
+    /// ```
+    /// let pool = weft::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+    /// assert!(!pool.current_thread_has_pending_tasks().unwrap_or(false));
+    /// ```
+    pub fn current_thread_has_pending_tasks(&self) -> Option<bool> {
+        self.registry
+            .current_worker()
+            .map(|worker| worker.has_pending_tasks())
+    }
+
+    /// [`yield_now`](crate::yield_now) if the current thread is a worker of this pool.
+    ///
+    /// ```
+    /// let pool = weft::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+    /// assert_eq!(pool.yield_now(), None); // not called from a worker of `pool`
+    /// ```
+    pub fn yield_now(&self) -> Option<Yield> {
+        self.registry.current_worker().map(super::yield_on)
+    }
+
+    /// [`yield_local`](crate::yield_local) if the current thread is a worker of this pool.
+    ///
+    /// ```
+    /// let pool = weft::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+    /// assert_eq!(pool.install(|| pool.yield_local()), Some(weft::Yield::Idle));
+    /// ```
+    pub fn yield_local(&self) -> Option<Yield> {
+        self.registry.current_worker().map(super::yield_local_on)
+    }
+
+    /// A snapshot of the pool's statistics counters (see [`PoolStats`]).
+    ///
+    /// ```
+    /// let pool = weft::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    /// let before = pool.stats();
+    /// pool.spawn(|| ());
+    /// pool.install(|| ());
+    /// let delta = pool.stats() - before;
+    /// assert!(delta.jobs_executed >= 1);
+    /// ```
+    pub fn stats(&self) -> PoolStats {
+        self.registry.stats()
+    }
+
+    /// Shuts the pool down and blocks until all its worker threads have exited (after the
+    /// detached tasks spawned into it have finished). A weft extension (see rayon issue 688).
+    ///
+    /// # Panics
+    /// If called from one of this pool's own workers, which could never exit.
+    ///
+    /// ```
+    /// let pool = weft::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    /// pool.spawn(|| {});
+    /// pool.shutdown_and_wait();
+    /// ```
+    pub fn shutdown_and_wait(self) {
+        assert!(
+            self.registry.current_worker().is_none(),
+            "weft: shutdown_and_wait called from a worker of the pool it waits for"
+        );
+        let registry = Arc::clone(&self.registry);
+        drop(self);
+        registry.join_all_threads();
+    }
+}
