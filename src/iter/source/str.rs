@@ -184,7 +184,7 @@ pub trait ParallelString {
     /// assert_eq!(v, ["a", "bc", "d"]);
     /// ```
     fn par_split_whitespace(&self) -> SplitWhitespace<'_> {
-        let split = self.par_split(char::is_whitespace as fn(char) -> bool);
+        let split = self.par_split(char::is_whitespace as CharTest);
         SplitWhitespace {
             words: split.filter(not_empty),
         }
@@ -464,8 +464,11 @@ impl<'a> ParallelIterator for Lines<'a> {
 #[must_use = "iterators are lazy and do nothing unless consumed"]
 #[derive(Debug, Clone)]
 pub struct SplitWhitespace<'a> {
-    words: Filter<Split<'a, fn(char) -> bool>, fn(&&str) -> bool>,
+    words: Filter<Split<'a, CharTest>, fn(&&str) -> bool>,
 }
+
+/// A plain function testing a char (the separator of `par_split_whitespace`).
+type CharTest = fn(char) -> bool;
 
 impl<'a> ParallelIterator for SplitWhitespace<'a> {
     type Item = &'a str;
