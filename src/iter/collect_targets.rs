@@ -10,6 +10,8 @@ use std::hash::{BuildHasher, Hash};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, PoisonError};
 
+use either::Either;
+
 use crate::iter::consumer::collect::collect_vec_list;
 use crate::iter::{FromParallelIterator, IntoParallelIterator, ParallelExtend, ParallelIterator};
 
@@ -314,5 +316,49 @@ where
         };
         let collection = par_iter.into_par_iter().map(note).while_some().collect();
         (!found_none.into_inner()).then_some(collection)
+    }
+}
+
+/// Unzips pairs into two collections, in order (the same as `unzip`).
+///
+/// ```
+/// use weft::prelude::*;
+///
+/// let (a, b): (Vec<i32>, String) = vec![(1, 'x'), (2, 'y')].into_par_iter().collect();
+/// assert_eq!((a, b), (vec![1, 2], "xy".to_string()));
+/// ```
+impl<A, B, FromA, FromB> FromParallelIterator<(A, B)> for (FromA, FromB)
+where
+    A: Send,
+    B: Send,
+    FromA: Default + Send + ParallelExtend<A>,
+    FromB: Default + Send + ParallelExtend<B>,
+{
+    fn from_par_iter<I: IntoParallelIterator<Item = (A, B)>>(par_iter: I) -> Self {
+        par_iter.into_par_iter().unzip()
+    }
+}
+
+/// Sends `Left`s to the first collection and `Right`s to the second, in order.
+///
+/// ```
+/// use weft::iter::Either;
+/// use weft::prelude::*;
+///
+/// let (l, r): (Vec<i32>, Vec<char>) =
+///     vec![Either::Left(1), Either::Right('a'), Either::Left(2)].into_par_iter().collect();
+/// assert_eq!((l, r), (vec![1, 2], vec!['a']));
+/// ```
+impl<L, R, A, B> FromParallelIterator<Either<L, R>> for (A, B)
+where
+    L: Send,
+    R: Send,
+    A: Default + Send + ParallelExtend<L>,
+    B: Default + Send + ParallelExtend<R>,
+{
+    fn from_par_iter<I: IntoParallelIterator<Item = Either<L, R>>>(par_iter: I) -> Self {
+        par_iter
+            .into_par_iter()
+            .partition_map(std::convert::identity)
     }
 }

@@ -9,6 +9,34 @@
 //! let v: Vec<u32> = (0..1000u32).into_par_iter().map(|x| x % 7).collect();
 //! assert_eq!(v.par_iter().sum::<u32>(), v.iter().sum::<u32>());
 //! ```
+//!
+//! Closures run on many threads at once, so they must be `Sync` and `Send`; items must be
+//! `Send`. Both are checked at compile time:
+//!
+//! ```compile_fail
+//! use std::cell::Cell;
+//! use weft::prelude::*;
+//!
+//! let count = Cell::new(0); // not Sync: cannot be shared by the workers
+//! (0..10).into_par_iter().for_each(|_| count.set(count.get() + 1));
+//! ```
+//!
+//! ```compile_fail
+//! use std::rc::Rc;
+//! use weft::prelude::*;
+//!
+//! let shared = vec![Rc::new(1)]; // Rc is neither Send nor Sync
+//! let _sum: i32 = shared.par_iter().map(|x| **x).sum();
+//! ```
+//!
+//! ```compile_fail
+//! use weft::prelude::*;
+//!
+//! let mut v = vec![1, 2, 3];
+//! let total = std::cell::RefCell::new(0);
+//! // A shared reference to a RefCell is not Send: it cannot cross into the closure.
+//! v.par_iter_mut().for_each(|x| *total.borrow_mut() += *x);
+//! ```
 
 mod adapter; // map, filter, zip, …: one file each
 mod collect_targets; // FromParallelIterator / ParallelExtend for std collections

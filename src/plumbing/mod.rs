@@ -1,8 +1,8 @@
 //! The producer / consumer vocabulary shared by `iter/` and `drive/`: traits only, no code
 //! that splits or schedules work. Depends on nothing else in the crate.
 //!
-//! The design (why producers pull and consumers push, one chain walked end to end, where
-//! splitting happens) is in `src/plumbing/README.md`. The names and signatures match
+//! The design (producers and consumers, one chain walked end to end, where splitting
+//! happens) is in `src/plumbing/README.md`. The names and signatures match
 //! Rayon's `rayon::iter::plumbing`, so a custom parallel iterator ports by renaming.
 //!
 //! Users reach these traits as `weft::iter::plumbing`, together with the `bridge*`

@@ -305,3 +305,35 @@ impl<R> Folder<Option<R>> for FindInOrderFolder<'_, R> {
         (!last && self.item.is_some()) || FindInOrder::beaten(low, high, best, last)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::iter::{IntoParallelIterator, ParallelIterator};
+    use crate::ThreadPoolBuilder;
+
+    #[test]
+    fn first_and_last_are_sequential_answers_on_any_pool() {
+        let n = 100_003u64;
+        let pick = |x: &u64| x.wrapping_mul(2_654_435_761) % 1009 == 3;
+        let first = (0..n).find(pick);
+        let last = (0..n).rev().find(pick);
+        for threads in [1, 2, 3, 8] {
+            let pool = ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            pool.install(|| {
+                for _ in 0..20 {
+                    assert_eq!((0..n).into_par_iter().find_first(pick), first);
+                    assert_eq!((0..n).into_par_iter().find_last(pick), last);
+                    let unindexed = (0..n).into_par_iter().filter(|x| x % 2 == 1);
+                    let odd_first = (0..n).filter(|x| x % 2 == 1).find(pick);
+                    assert_eq!(unindexed.find_first(pick), odd_first);
+                }
+                let found = (0..n).into_par_iter().find_any(pick).unwrap();
+                assert!(pick(&found));
+                assert_eq!((0..n).into_par_iter().find_first(|_| false), None);
+            });
+        }
+    }
+}

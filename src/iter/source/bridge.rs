@@ -151,3 +151,65 @@ fn next_or_exhaust<I: Iterator>(slot: &mut Option<I>) -> Option<I::Item> {
     }
     item
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::iter::{IntoParallelIterator, IntoParallelRefIterator};
+    use crate::ThreadPoolBuilder;
+
+    /// A sequential iterator whose `next()` itself runs parallel work on the same pool.
+    struct NestedParallel {
+        next: u64,
+        end: u64,
+    }
+
+    impl Iterator for NestedParallel {
+        type Item = u64;
+
+        fn next(&mut self) -> Option<u64> {
+            if self.next == self.end {
+                return None;
+            }
+            self.next += 1;
+            let inner: u64 = (0..1000u64).into_par_iter().map(|x| x % 7).sum();
+            Some(self.next * 1_000_000 + inner)
+        }
+    }
+
+    #[test]
+    fn source_that_uses_the_pool_does_not_deadlock() {
+        let inner: u64 = (0..1000u64).map(|x| x % 7).sum();
+        let expected: u64 = (1..=200u64).map(|i| i * 1_000_000 + inner).sum();
+        for threads in [1, 2, 3, 8] {
+            let pool = ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            let total: u64 = pool.install(|| {
+                NestedParallel { next: 0, end: 200 }
+                    .par_bridge()
+                    .map(|x| {
+                        // Work per item that itself forks, to invite stealing.
+                        let v: Vec<u64> = (0..64).collect();
+                        x + v.par_iter().map(|_| 0).sum::<u64>()
+                    })
+                    .sum()
+            });
+            assert_eq!(total, expected, "{threads} threads");
+        }
+    }
+
+    #[test]
+    fn every_item_arrives_exactly_once() {
+        for threads in [1, 2, 8] {
+            let pool = ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            let mut got: Vec<u32> = pool.install(|| (0..10_000u32).par_bridge().collect());
+            got.sort_unstable();
+            assert_eq!(got, (0..10_000).collect::<Vec<_>>(), "{threads} threads");
+        }
+    }
+}
