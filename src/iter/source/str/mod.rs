@@ -4,10 +4,12 @@
 //! near its middle. Splits by a pattern split only *at a match* (dropping the separator),
 //! so the pieces of the halves are exactly the pieces of the whole.
 
+mod split; // par_split, par_split_terminator, par_lines, par_split_whitespace, par_matches
+
 use crate::iter::plumbing::*;
-use crate::iter::{
-    Copied, Filter, IndexedParallelIterator, IntoParallelRefIterator, Map, ParallelIterator,
-};
+use crate::iter::{Copied, IndexedParallelIterator, IntoParallelRefIterator, ParallelIterator};
+use split::CharTest;
+pub use split::{Lines, Matches, Split, SplitTerminator, SplitWhitespace};
 
 /// A char pattern for `par_split` and friends: a `char`, a slice or array of chars, or a
 /// `Fn(char) -> bool` (sealed).
@@ -221,7 +223,7 @@ fn not_empty(s: &&str) -> bool {
 }
 
 /// A char boundary near the middle of `text` (0 if there is none inside).
-fn middle_boundary(text: &str) -> usize {
+pub(super) fn middle_boundary(text: &str) -> usize {
     let mid = text.len() / 2;
     (mid..text.len())
         .find(|&i| text.is_char_boundary(i))
@@ -276,7 +278,7 @@ impl UnindexedProducer for CharsProducer<'_> {
 #[must_use = "iterators are lazy and do nothing unless consumed"]
 #[derive(Debug, Clone)]
 pub struct CharIndices<'a> {
-    text: &'a str,
+    pub(super) text: &'a str,
 }
 
 impl<'a> ParallelIterator for CharIndices<'a> {
@@ -357,147 +359,5 @@ impl IndexedParallelIterator for Bytes<'_> {
 
     fn with_producer<CB: ProducerCallback<u8>>(self, callback: CB) -> CB::Output {
         self.bytes.with_producer(callback)
-    }
-}
-
-/// Iterator over substrings between separators, from [`ParallelString::par_split`].
-#[must_use = "iterators are lazy and do nothing unless consumed"]
-#[derive(Debug, Clone)]
-pub struct Split<'a, P> {
-    text: &'a str,
-    separator: P,
-}
-
-impl<'a, P: Pattern> ParallelIterator for Split<'a, P> {
-    type Item = &'a str;
-
-    fn drive_unindexed<C: UnindexedConsumer<&'a str>>(self, consumer: C) -> C::Result {
-        bridge_unindexed(
-            SplitProducer {
-                text: self.text,
-                separator: &self.separator,
-            },
-            consumer,
-        )
-    }
-}
-
-struct SplitProducer<'a, 'p, P> {
-    text: &'a str,
-    separator: &'p P,
-}
-
-impl<'a, P: Pattern> UnindexedProducer for SplitProducer<'a, '_, P> {
-    type Item = &'a str;
-
-    fn split(self) -> (Self, Option<Self>) {
-        let mid = middle_boundary(self.text);
-        let (front, back) = self.text.split_at(mid);
-        let is_separator = |(_, c): &(usize, char)| self.separator.matches_char(*c);
-        let found = match front.char_indices().rev().find(is_separator) {
-            Some(found) => Some(found),
-            None => back
-                .char_indices()
-                .find(is_separator)
-                .map(|(i, c)| (mid + i, c)),
-        };
-        match found {
-            None => (self, None),
-            Some((at, c)) => {
-                let separator = self.separator;
-                let left = SplitProducer {
-                    text: &self.text[..at],
-                    separator,
-                };
-                let right = SplitProducer {
-                    text: &self.text[at + c.len_utf8()..],
-                    separator,
-                };
-                (left, Some(right))
-            }
-        }
-    }
-
-    fn fold_with<F: Folder<&'a str>>(self, folder: F) -> F {
-        let separator = self.separator;
-        folder.consume_iter(self.text.split(|c| separator.matches_char(c)))
-    }
-}
-
-/// Iterator from [`ParallelString::par_split_terminator`].
-#[must_use = "iterators are lazy and do nothing unless consumed"]
-#[derive(Debug, Clone)]
-pub struct SplitTerminator<'a, P> {
-    split: Split<'a, P>,
-    /// The whole string was empty: no substrings at all.
-    empty: bool,
-}
-
-impl<'a, P: Pattern> ParallelIterator for SplitTerminator<'a, P> {
-    type Item = &'a str;
-
-    fn drive_unindexed<C: UnindexedConsumer<&'a str>>(self, consumer: C) -> C::Result {
-        if self.empty {
-            return consumer.into_folder().complete();
-        }
-        self.split.drive_unindexed(consumer)
-    }
-}
-
-/// Iterator over lines, from [`ParallelString::par_lines`].
-#[must_use = "iterators are lazy and do nothing unless consumed"]
-#[derive(Debug, Clone)]
-pub struct Lines<'a> {
-    lines: Map<SplitTerminator<'a, char>, fn(&str) -> &str>,
-}
-
-impl<'a> ParallelIterator for Lines<'a> {
-    type Item = &'a str;
-
-    fn drive_unindexed<C: UnindexedConsumer<&'a str>>(self, consumer: C) -> C::Result {
-        self.lines.drive_unindexed(consumer)
-    }
-}
-
-/// Iterator over whitespace-separated words, from
-/// [`ParallelString::par_split_whitespace`].
-#[must_use = "iterators are lazy and do nothing unless consumed"]
-#[derive(Debug, Clone)]
-pub struct SplitWhitespace<'a> {
-    words: Filter<Split<'a, CharTest>, fn(&&str) -> bool>,
-}
-
-/// A plain function testing a char (the separator of `par_split_whitespace`).
-type CharTest = fn(char) -> bool;
-
-impl<'a> ParallelIterator for SplitWhitespace<'a> {
-    type Item = &'a str;
-
-    fn drive_unindexed<C: UnindexedConsumer<&'a str>>(self, consumer: C) -> C::Result {
-        self.words.drive_unindexed(consumer)
-    }
-}
-
-/// Iterator over the matches of a char pattern, from [`ParallelString::par_matches`].
-#[must_use = "iterators are lazy and do nothing unless consumed"]
-#[derive(Debug, Clone)]
-pub struct Matches<'a, P> {
-    text: &'a str,
-    pattern: P,
-}
-
-impl<'a, P: Pattern> ParallelIterator for Matches<'a, P> {
-    type Item = &'a str;
-
-    fn drive_unindexed<C: UnindexedConsumer<&'a str>>(self, consumer: C) -> C::Result {
-        let (text, pattern) = (self.text, &self.pattern);
-        let matched = move |(at, c): (usize, char)| {
-            pattern
-                .matches_char(c)
-                .then(|| &text[at..at + c.len_utf8()])
-        };
-        CharIndices { text }
-            .filter_map(matched)
-            .drive_unindexed(consumer)
     }
 }
