@@ -5,7 +5,7 @@ use super::{middle_boundary, CharIndices, Pattern};
 use crate::iter::plumbing::*;
 use crate::iter::{Filter, Map, ParallelIterator};
 
-/// Iterator over substrings between separators, from [`ParallelString::par_split`].
+/// Iterator over substrings between separators, from [`ParallelString::par_split`](super::ParallelString::par_split).
 #[must_use = "iterators are lazy and do nothing unless consumed"]
 #[derive(Debug, Clone)]
 pub struct Split<'a, P> {
@@ -69,7 +69,7 @@ impl<'a, P: Pattern> UnindexedProducer for SplitProducer<'a, '_, P> {
     }
 }
 
-/// Iterator from [`ParallelString::par_split_terminator`].
+/// Iterator from [`ParallelString::par_split_terminator`](super::ParallelString::par_split_terminator).
 #[must_use = "iterators are lazy and do nothing unless consumed"]
 #[derive(Debug, Clone)]
 pub struct SplitTerminator<'a, P> {
@@ -89,7 +89,7 @@ impl<'a, P: Pattern> ParallelIterator for SplitTerminator<'a, P> {
     }
 }
 
-/// Iterator over lines, from [`ParallelString::par_lines`].
+/// Iterator over lines, from [`ParallelString::par_lines`](super::ParallelString::par_lines).
 #[must_use = "iterators are lazy and do nothing unless consumed"]
 #[derive(Debug, Clone)]
 pub struct Lines<'a> {
@@ -105,7 +105,7 @@ impl<'a> ParallelIterator for Lines<'a> {
 }
 
 /// Iterator over whitespace-separated words, from
-/// [`ParallelString::par_split_whitespace`].
+/// [`ParallelString::par_split_whitespace`](super::ParallelString::par_split_whitespace).
 #[must_use = "iterators are lazy and do nothing unless consumed"]
 #[derive(Debug, Clone)]
 pub struct SplitWhitespace<'a> {
@@ -123,7 +123,7 @@ impl<'a> ParallelIterator for SplitWhitespace<'a> {
     }
 }
 
-/// Iterator over the matches of a char pattern, from [`ParallelString::par_matches`].
+/// Iterator over the matches of a char pattern, from [`ParallelString::par_matches`](super::ParallelString::par_matches).
 #[must_use = "iterators are lazy and do nothing unless consumed"]
 #[derive(Debug, Clone)]
 pub struct Matches<'a, P> {
