@@ -1,13 +1,14 @@
 //! `intersperse`: a clone of `separator` between neighbouring items. Indexed: a piece is
 //! described by a [`Shape`] (leading separator, base items, trailing separator), and
 //! splitting at an output index splits the shape and the base producer to match.
-//! Unindexed (consumer side): the right half of a split leads with a separator, as in
-//! Rayon, which assumes the left half is not empty.
+//! Exact-length bases driven as unindexed work use the consumer side, whose splits are
+//! exact too. Bases of unknown length are gathered first: a piece cannot know whether an
+//! earlier piece had items (Rayon guesses "yes", and so can start with a separator).
 
 use std::cell::Cell;
 
 use crate::iter::plumbing::*;
-use crate::iter::{IndexedParallelIterator, ParallelIterator};
+use crate::iter::{IndexedParallelIterator, IntoParallelIterator, ParallelIterator};
 
 /// The iterator returned by [`ParallelIterator::intersperse`].
 ///
@@ -46,6 +47,20 @@ where
     type Item = T;
 
     fn drive_unindexed<C: UnindexedConsumer<T>>(self, consumer: C) -> C::Result {
+        if self.base.opt_len().is_none() {
+            // Whether a piece's first item needs a separator depends on whether any earlier
+            // piece had items, which is unknown while pieces run. So gather the items first
+            // (in parallel, in order) and intersperse the gathered, indexed sequence.
+            let pieces = self.base.collect_vec_list();
+            let mut items = Vec::with_capacity(pieces.iter().map(Vec::len).sum());
+            pieces
+                .into_iter()
+                .for_each(|mut piece| items.append(&mut piece));
+            return items
+                .into_par_iter()
+                .intersperse(self.separator)
+                .drive_unindexed(consumer);
+        }
         let consumer = IntersperseConsumer {
             base: consumer,
             separator: self.separator,
@@ -369,5 +384,43 @@ where
 
     fn full(&self) -> bool {
         self.base.full()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::iter::{IntoParallelIterator, ParallelIterator};
+    use crate::ThreadPoolBuilder;
+
+    #[test]
+    fn matches_sequential_even_when_early_pieces_are_empty() {
+        let expected: Vec<i32> = {
+            let kept: Vec<i32> = (0..1000).filter(|x| *x >= 500).collect();
+            let mut out = Vec::new();
+            for (i, x) in kept.into_iter().enumerate() {
+                if i > 0 {
+                    out.push(-1);
+                }
+                out.push(x);
+            }
+            out
+        };
+        for threads in [1, 2, 3, 8] {
+            let pool = ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            let got: Vec<i32> = pool.install(|| {
+                (0..1000)
+                    .into_par_iter()
+                    .filter(|x| *x >= 500)
+                    .intersperse(-1)
+                    .collect()
+            });
+            assert_eq!(got, expected, "{threads} threads");
+            let indexed: Vec<i32> =
+                pool.install(|| (500..1000).into_par_iter().intersperse(-1).collect());
+            assert_eq!(indexed, expected, "{threads} threads, indexed");
+        }
     }
 }
