@@ -128,3 +128,59 @@ impl<T> Reducer<LinkedList<T>> for ListAppend {
         left
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::panic::{catch_unwind, AssertUnwindSafe};
+
+    use crate::iter::{IntoParallelIterator, ParallelIterator};
+    use crate::plumbing::UnindexedConsumer;
+
+    /// Claims a length it does not have: collecting must panic, never write out of bounds.
+    struct WrongLength {
+        real: usize,
+        claimed: usize,
+    }
+
+    impl ParallelIterator for WrongLength {
+        type Item = String;
+
+        fn drive_unindexed<C: UnindexedConsumer<String>>(self, consumer: C) -> C::Result {
+            (0..self.real).into_par_iter().map(|i| i.to_string()).drive_unindexed(consumer)
+        }
+
+        fn opt_len(&self) -> Option<usize> {
+            Some(self.claimed)
+        }
+    }
+
+    #[test]
+    fn too_few_items_is_a_clear_panic() {
+        let result = catch_unwind(AssertUnwindSafe(|| {
+            WrongLength { real: 5, claimed: 10 }.collect::<Vec<_>>()
+        }));
+        let message = *result.unwrap_err().downcast::<String>().unwrap();
+        assert!(message.contains("expected 10 items"), "{message}");
+    }
+
+    #[test]
+    fn too_many_items_is_a_clear_panic() {
+        let result = catch_unwind(AssertUnwindSafe(|| {
+            WrongLength { real: 50, claimed: 30 }.collect::<Vec<_>>()
+        }));
+        assert!(result.is_err());
+    }
+
+    #[test]
+    fn collect_keeps_order_and_extends_after_existing_items() {
+        let mut v = vec![String::from("start")];
+        v.par_extend((0..1000).into_par_iter().map(|i| i.to_string()));
+        let expected: Vec<String> =
+            std::iter::once("start".to_string()).chain((0..1000).map(|i| i.to_string())).collect();
+        assert_eq!(v, expected);
+        let unindexed: Vec<i32> = (0..1000).into_par_iter().filter(|x| x % 7 == 0).collect();
+        assert_eq!(unindexed, (0..1000).filter(|x| x % 7 == 0).collect::<Vec<_>>());
+    }
+
+    use crate::iter::ParallelExtend;
+}
