@@ -297,3 +297,6 @@ impl<T: Send> ParallelSliceMut<T> for [T] {
         self
     }
 }
+
+#[doc(hidden)]
+pub use sort::public::*; // TEMPORARY: sort entry points until ParallelSliceMut lands

@@ -1,0 +1,291 @@
+//! Iterator benchmarks for issues #3 and #4: sequential, weft (1 and 2 threads) and Rayon
+//! (1 and 2 threads) side by side in one run, so ratios come from the same machine state.
+//!
+//! Groups: (a) `sum_cheap_map` over `0..10^8`, (b) `map_collect_into` / `map_collect_fresh` of
+//! 10^7 elements, (c) `sum_slice` of a 5·10^7 `Vec<u64>`, (d) `filter_count` over 10^7
+//! elements, (e) `mandelbrot` 1024×1024 by rows, (f) `triangular` (item i costs O(i),
+//! n = 10^4), (g) `fine_grained` (10^7 items of a few ns each).
+//!
+//! Allocation pattern of (b): `map_collect_into` writes into one buffer allocated and
+//! faulted in before the group starts and reused by every contender (`collect_into_vec` for
+//! the parallel ones, `clear` + `extend` for the sequential one), so page faults and the
+//! allocator are out of the measurement. `map_collect_fresh` allocates a new 80 MB `Vec` per
+//! iteration for every contender (`collect()`), so mmap/munmap and first-touch page faults are
+//! in it for everyone alike; it shows what a plain `collect` costs in practice.
+//!
+//! `WEFT_BENCH_SMALL=1` divides every size by about 100 for a quick smoke run. Suggested
+//! settings on the shared 2-core machine:
+//! `cargo bench --bench iter -- --warm-up-time 1 --measurement-time 3 --sample-size 10`.
+#![allow(missing_docs)] // `criterion_group!` generates an undocumented function
+
+use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion, Throughput};
+use std::hint::black_box;
+
+// TODO(lead): flip to `use weft as weft_impl;` once weft's iterator family is merged. Until
+// then the "weft" contenders run Rayon, so the two sides must measure about the same.
+use rayon as weft_impl;
+
+mod weft_side {
+    use crate::weft_impl as par;
+    include!("iter/kernels.rs");
+}
+
+mod rayon_side {
+    use rayon as par;
+    include!("iter/kernels.rs");
+}
+
+/// Per-item work shared by the sequential baselines and both parallel sides.
+mod work {
+    /// (a) a cheap map the compiler can vectorize.
+    #[inline]
+    pub(crate) fn cheap(x: u64) -> u64 {
+        x ^ (x >> 3)
+    }
+
+    /// (b) a cheap, non-trivial map for collect.
+    #[inline]
+    pub(crate) fn scramble(i: usize) -> u64 {
+        (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (i as u64 >> 7)
+    }
+
+    /// (d) keeps about a third of random values.
+    #[inline]
+    pub(crate) fn keep(x: u64) -> bool {
+        x % 3 == 0
+    }
+
+    /// Iteration cap of the Mandelbrot escape-time loop: points inside the set cost this much,
+    /// points far outside cost one or two iterations, hence the imbalance between rows.
+    const MAX_ITERATIONS: u8 = 100;
+
+    /// Escape-time iterations (at most [`MAX_ITERATIONS`]) of the pixels of row `y` of the image.
+    pub(crate) fn mandelbrot_row(y: usize, height: usize, row: &mut [u8]) {
+        let width = row.len();
+        let ci = -1.25 + 2.5 * y as f64 / height as f64;
+        for (x, pixel) in row.iter_mut().enumerate() {
+            let cr = -2.0 + 2.5 * x as f64 / width as f64;
+            let (mut zr, mut zi, mut n) = (0.0f64, 0.0f64, 0u8);
+            while n < MAX_ITERATIONS && zr * zr + zi * zi <= 4.0 {
+                let next = zr * zr - zi * zi + cr;
+                zi = 2.0 * zr * zi + ci;
+                zr = next;
+                n += 1;
+            }
+            *pixel = n;
+        }
+    }
+
+    /// (f) item `i` runs a dependent chain of `i` steps.
+    #[inline]
+    pub(crate) fn triangle_item(i: usize) -> u64 {
+        let mut acc = std::hint::black_box(i as u64);
+        for j in 0..i as u64 {
+            acc = acc.wrapping_mul(0x2545_F491_4F6C_DD1D) ^ j;
+        }
+        acc
+    }
+
+    /// (g) a few nanoseconds of integer work (two rounds of a 64-bit mixer).
+    #[inline]
+    pub(crate) fn fine(i: u64) -> u64 {
+        let mut x = i;
+        for _ in 0..2 {
+            x ^= x >> 30;
+            x = x.wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            x ^= x >> 27;
+            x = x.wrapping_mul(0x94D0_49BB_1331_11EB);
+            x ^= x >> 31;
+        }
+        x
+    }
+}
+
+/// Problem sizes; `WEFT_BENCH_SMALL=1` shrinks them for a smoke run.
+struct Sizes {
+    sum_range: u64,
+    collect: usize,
+    slice: usize,
+    filter: usize,
+    mandelbrot_side: usize,
+    triangle: usize,
+    fine: u64,
+}
+
+impl Sizes {
+    fn from_env() -> Self {
+        let small = std::env::var_os("WEFT_BENCH_SMALL").is_some_and(|v| v != "0");
+        let shrink = if small { 100 } else { 1 };
+        Sizes {
+            sum_range: 100_000_000 / shrink as u64,
+            collect: 10_000_000 / shrink,
+            slice: 50_000_000 / shrink,
+            filter: 10_000_000 / shrink,
+            mandelbrot_side: if small { 128 } else { 1024 },
+            triangle: if small { 1_000 } else { 10_000 },
+            fine: 10_000_000 / shrink as u64,
+        }
+    }
+}
+
+/// The four parallel pools, built once: weft and Rayon with 1 and 2 threads.
+struct Pools {
+    weft: Vec<(usize, weft_impl::ThreadPool)>,
+    rayon: Vec<(usize, rayon::ThreadPool)>,
+}
+
+impl Pools {
+    fn new() -> Self {
+        Pools {
+            weft: [1, 2].map(|t| (t, weft_side::pool(t))).into(),
+            rayon: [1, 2].map(|t| (t, rayon_side::pool(t))).into(),
+        }
+    }
+}
+
+/// Adds the `weft-1`, `weft-2`, `rayon-1` and `rayon-2` contenders to `$group`. `$body` is
+/// evaluated inside the pool with `$side` naming `weft_side` or `rayon_side`, so both run the
+/// same kernel.
+macro_rules! parallel_contenders {
+    ($group:expr, $pools:expr, |$side:ident| $body:expr) => {{
+        for (threads, pool) in &$pools.weft {
+            $group.bench_function(format!("weft-{threads}"), |b| {
+                b.iter(|| {
+                    pool.install(|| {
+                        use crate::weft_side as $side;
+                        $body
+                    })
+                })
+            });
+        }
+        for (threads, pool) in &$pools.rayon {
+            $group.bench_function(format!("rayon-{threads}"), |b| {
+                b.iter(|| {
+                    pool.install(|| {
+                        use crate::rayon_side as $side;
+                        $body
+                    })
+                })
+            });
+        }
+    }};
+}
+
+type Group<'a> = BenchmarkGroup<'a, criterion::measurement::WallTime>;
+
+fn group<'a>(c: &'a mut Criterion, name: &str, elements: u64) -> Group<'a> {
+    let mut group = c.benchmark_group(name);
+    group.throughput(Throughput::Elements(elements));
+    group
+}
+
+fn bench_sum_cheap_map(c: &mut Criterion, pools: &Pools, sizes: &Sizes) {
+    let n = sizes.sum_range;
+    let mut g = group(c, "sum_cheap_map", n);
+    g.bench_function("sequential", |b| {
+        b.iter(|| (0..black_box(n)).map(work::cheap).sum::<u64>())
+    });
+    parallel_contenders!(g, pools, |side| side::sum_cheap_map(black_box(n)));
+    g.finish();
+}
+
+fn bench_map_collect(c: &mut Criterion, pools: &Pools, sizes: &Sizes) {
+    let n = sizes.collect;
+    // One buffer for everyone, faulted in now (see the module doc).
+    let mut out: Vec<u64> = vec![1; n];
+    let mut g = group(c, "map_collect_into", n as u64);
+    g.bench_function("sequential", |b| {
+        b.iter(|| {
+            out.clear();
+            out.extend((0..black_box(n)).map(work::scramble));
+        })
+    });
+    parallel_contenders!(g, pools, |side| side::map_collect_into(
+        black_box(n),
+        &mut out
+    ));
+    g.finish();
+    assert_eq!(out.len(), n);
+
+    let mut g = group(c, "map_collect_fresh", n as u64);
+    g.bench_function("sequential", |b| {
+        b.iter(|| (0..black_box(n)).map(work::scramble).collect::<Vec<u64>>())
+    });
+    parallel_contenders!(g, pools, |side| side::map_collect_fresh(black_box(n)));
+    g.finish();
+}
+
+fn bench_slices(c: &mut Criterion, pools: &Pools, sizes: &Sizes) {
+    let mut seed = 0x1234_5678_9ABC_DEF0u64;
+    let data: Vec<u64> = (0..sizes.slice)
+        .map(|_| {
+            seed = work::fine(seed);
+            seed
+        })
+        .collect();
+
+    let mut g = group(c, "sum_slice", data.len() as u64);
+    g.bench_function("sequential", |b| {
+        b.iter(|| black_box(&data[..]).iter().sum::<u64>())
+    });
+    parallel_contenders!(g, pools, |side| side::sum_slice(black_box(&data)));
+    g.finish();
+
+    let part = &data[..sizes.filter];
+    let mut g = group(c, "filter_count", part.len() as u64);
+    g.bench_function("sequential", |b| {
+        b.iter(|| black_box(part).iter().filter(|&&x| work::keep(x)).count())
+    });
+    parallel_contenders!(g, pools, |side| side::filter_count(black_box(part)));
+    g.finish();
+}
+
+fn bench_unbalanced(c: &mut Criterion, pools: &Pools, sizes: &Sizes) {
+    let side_len = sizes.mandelbrot_side;
+    let mut image = vec![0u8; side_len * side_len];
+    let mut g = group(c, "mandelbrot", image.len() as u64);
+    g.bench_function("sequential", |b| {
+        b.iter(|| {
+            for (y, row) in image.chunks_mut(side_len).enumerate() {
+                work::mandelbrot_row(y, side_len, row);
+            }
+        })
+    });
+    parallel_contenders!(g, pools, |side| side::mandelbrot(&mut image, side_len));
+    g.finish();
+
+    let n = sizes.triangle;
+    let mut g = group(c, "triangular", n as u64);
+    g.bench_function("sequential", |b| {
+        b.iter(|| (0..black_box(n)).map(work::triangle_item).sum::<u64>())
+    });
+    parallel_contenders!(g, pools, |side| side::triangular(black_box(n)));
+    g.finish();
+}
+
+fn bench_fine_grained(c: &mut Criterion, pools: &Pools, sizes: &Sizes) {
+    let n = sizes.fine;
+    let mut g = group(c, "fine_grained", n);
+    g.bench_function("sequential", |b| {
+        b.iter(|| {
+            (0..black_box(n))
+                .map(|i| work::fine(black_box(i)))
+                .sum::<u64>()
+        })
+    });
+    parallel_contenders!(g, pools, |side| side::fine_grained(black_box(n)));
+    g.finish();
+}
+
+fn iter_benches(c: &mut Criterion) {
+    let sizes = Sizes::from_env();
+    let pools = Pools::new();
+    bench_sum_cheap_map(c, &pools, &sizes);
+    bench_map_collect(c, &pools, &sizes);
+    bench_slices(c, &pools, &sizes);
+    bench_unbalanced(c, &pools, &sizes);
+    bench_fine_grained(c, &pools, &sizes);
+}
+
+criterion_group!(benches, iter_benches);
+criterion_main!(benches);

@@ -1,0 +1,186 @@
+//! Moving elements between the slice and the merge buffer, and deferring panics.
+//!
+//! All of the sorts' `unsafe` code is here. The merge sort treats the slice and its scratch
+//! buffer as two arrays of [`MaybeUninit<T>`]; every element lives in exactly one of them
+//! at any time. The functions below move whole runs bitwise (a move, not a copy: the source
+//! slots are dead afterwards) and merge two runs through a [`MergeCursor`] whose `Drop`
+//! finishes the move, so that a panicking comparator still leaves every element in the
+//! destination exactly once.
+//!
+//! [`PanicSlot`] holds the first panic of a parallel sort until all elements are back in the
+//! caller's slice; it is what lets the merge sort keep its "exactly one place" invariant
+//! whatever the scheduler does with the other half of a `join`.
+
+use std::any::Any;
+use std::mem::MaybeUninit;
+use std::panic::{self, AssertUnwindSafe};
+use std::ptr;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
+
+/// Views a slice of live values as slots.
+///
+/// # Safety
+///
+/// When the returned borrow ends, every slot must hold a live `T` again (the caller's slice
+/// is used as `[T]` afterwards), and no value may be left duplicated in another live slot.
+pub(super) unsafe fn as_slots<T>(v: &mut [T]) -> &mut [MaybeUninit<T>] {
+    let len = v.len();
+    // SAFETY: `MaybeUninit<T>` has the size, alignment and layout of `T`, so the same memory
+    // is a valid `[MaybeUninit<T>]` of the same length; the caller promises to restore live
+    // values before the original `&mut [T]` is used again.
+    unsafe { std::slice::from_raw_parts_mut(v.as_mut_ptr().cast::<MaybeUninit<T>>(), len) }
+}
+
+/// Views slots that all hold live values as a slice of values.
+///
+/// # Safety
+///
+/// Every slot of `slots` holds a live `T` owned by this region.
+pub(super) unsafe fn assume_live<T>(slots: &mut [MaybeUninit<T>]) -> &mut [T] {
+    let len = slots.len();
+    // SAFETY: same layout as above; the caller promises every slot is initialised.
+    unsafe { std::slice::from_raw_parts_mut(slots.as_mut_ptr().cast::<T>(), len) }
+}
+
+/// Moves the values of `src` into `dest` (equal lengths). Afterwards the values live in
+/// `dest`; the slots of `src` hold stale bits that must not be read as values.
+pub(super) fn move_run<T>(src: &mut [MaybeUninit<T>], dest: &mut [MaybeUninit<T>]) {
+    assert_eq!(src.len(), dest.len(), "move_run: runs of unequal length");
+    // SAFETY: both pointers are valid for `len` slots (they come from slices of that
+    // length) and cannot overlap, because they come from two distinct `&mut` borrows.
+    // Copying bits between `MaybeUninit` slots is always allowed.
+    unsafe { ptr::copy_nonoverlapping(src.as_ptr(), dest.as_mut_ptr(), src.len()) }
+}
+
+/// Merges the sorted runs `left` and `right` into `dest` (of length `left.len() +
+/// right.len()`), stably: on ties the element of `left` comes first.
+///
+/// If `is_less` panics, the values not yet merged are moved to the rest of `dest` before
+/// the panic continues, so all values end up in `dest` exactly once in any case.
+///
+/// # Safety
+///
+/// Every slot of `left` and `right` holds a live `T`.
+pub(super) unsafe fn merge_runs<T, F>(
+    left: &mut [MaybeUninit<T>],
+    right: &mut [MaybeUninit<T>],
+    dest: &mut [MaybeUninit<T>],
+    is_less: &F,
+) where
+    F: Fn(&T, &T) -> bool,
+{
+    assert_eq!(
+        left.len() + right.len(),
+        dest.len(),
+        "merge_runs: bad lengths"
+    );
+    let left_range = left.as_mut_ptr_range();
+    let right_range = right.as_mut_ptr_range();
+    let mut cursor = MergeCursor {
+        left: left_range.start.cast::<T>(),
+        left_end: left_range.end.cast::<T>(),
+        right: right_range.start.cast::<T>(),
+        right_end: right_range.end.cast::<T>(),
+        out: dest.as_mut_ptr().cast::<T>(),
+    };
+    while cursor.left < cursor.left_end && cursor.right < cursor.right_end {
+        // SAFETY: both cursors are inside their runs (checked by the loop condition), and
+        // the caller promises those slots hold live values; only shared references are made.
+        let take_right = unsafe { is_less(&*cursor.right, &*cursor.left) };
+        let from = if take_right {
+            cursor.right
+        } else {
+            cursor.left
+        };
+        // SAFETY: `from` points at a live, not yet moved value; `out` is the next free slot
+        // of `dest`, which has room for every value still in the runs (lengths asserted
+        // above); `dest` is a distinct borrow, so the slots do not overlap.
+        unsafe { ptr::copy_nonoverlapping(from, cursor.out, 1) };
+        // SAFETY: each pointer advances by at most one within (or to the end of) its own
+        // allocation: `out` by one of the `dest.len()` slots, and exactly one run cursor.
+        unsafe {
+            cursor.out = cursor.out.add(1);
+            cursor.right = cursor.right.add(usize::from(take_right));
+            cursor.left = cursor.left.add(usize::from(!take_right));
+        }
+    }
+    // Dropping `cursor` moves whichever run still has values to the end of `dest`.
+}
+
+/// The state of a merge in progress: `[left, left_end)` and `[right, right_end)` hold the
+/// values not yet moved, `out` is the first free slot of the destination.
+///
+/// Its `Drop` moves the rest of both runs to `out`, both when the merge loop finishes (one
+/// run is then empty) and when the comparator panics.
+struct MergeCursor<T> {
+    left: *mut T,
+    left_end: *mut T,
+    right: *mut T,
+    right_end: *mut T,
+    out: *mut T,
+}
+
+impl<T> Drop for MergeCursor<T> {
+    fn drop(&mut self) {
+        // SAFETY: the cursors were built from slices by `merge_runs`: each pair delimits the
+        // unmoved values of one run, so `end >= start` in the same allocation.
+        let left_len = unsafe { self.left_end.offset_from(self.left) } as usize;
+        // SAFETY: as for `left_len`.
+        let right_len = unsafe { self.right_end.offset_from(self.right) } as usize;
+        // SAFETY: `out` has room for exactly `left_len + right_len` more values (every value
+        // moved so far took one slot); the runs and `dest` are distinct borrows.
+        unsafe {
+            ptr::copy_nonoverlapping(self.left, self.out, left_len);
+            ptr::copy_nonoverlapping(self.right, self.out.add(left_len), right_len);
+        }
+    }
+}
+
+/// The first panic raised by user code during a sort, kept until the slice is whole again.
+#[derive(Default)]
+pub(super) struct PanicSlot {
+    /// Set once a panic was caught; later work skips the comparator.
+    panicked: AtomicBool,
+    payload: Mutex<Option<Box<dyn Any + Send>>>,
+}
+
+impl std::fmt::Debug for PanicSlot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PanicSlot")
+            .field("panicked", &self.has_panicked())
+            .finish_non_exhaustive()
+    }
+}
+
+impl PanicSlot {
+    /// True once some task caught a panic. A hint only: a task that misses a concurrent
+    /// panic just does work that will be thrown away.
+    pub(super) fn has_panicked(&self) -> bool {
+        // ORDERING: a hint that only lets tasks skip comparisons; the payload itself is
+        // handed over through the mutex, so no data is published by this flag.
+        self.panicked.load(Ordering::Relaxed)
+    }
+
+    /// Runs `task`; if it panics, records the panic (the first one wins) and returns false.
+    pub(super) fn catch(&self, task: impl FnOnce()) -> bool {
+        match panic::catch_unwind(AssertUnwindSafe(task)) {
+            Ok(()) => true,
+            Err(payload) => {
+                // ORDERING: see `has_panicked`; the mutex below orders the payload.
+                self.panicked.store(true, Ordering::Relaxed);
+                let mut slot = self.payload.lock().unwrap_or_else(|e| e.into_inner());
+                slot.get_or_insert(payload);
+                false
+            }
+        }
+    }
+
+    /// Resumes the recorded panic, if any, on the calling thread.
+    pub(super) fn resume(self) {
+        let payload = self.payload.into_inner().unwrap_or_else(|e| e.into_inner());
+        if let Some(payload) = payload {
+            panic::resume_unwind(payload);
+        }
+    }
+}

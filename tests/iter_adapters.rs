@@ -1,0 +1,453 @@
+//! Oracle tests for the adapters of issue #3: each parallel adapter chain must give the same
+//! result as the std sequential iterator on seeded random inputs of every size in
+//! `common::SIZES`, inside pools of 1, 2, 3 and 8 threads.
+//!
+//! Adapters whose order or count is not fixed by their contract (`take_any`, `skip_any`,
+//! `take_any_while`, `skip_any_while`, `while_some`) are checked against the guarantees
+//! Rayon documents, not against one particular sequential run.
+
+mod common;
+
+use common::par::prelude::*;
+use common::{in_pools, random_u32s, SIZES};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+
+/// Runs `check(n, input)` for every size in every pool; `input` is a fresh random vector.
+fn each_input(seed: u64, check: impl Fn(usize, Vec<u32>) + Sync) {
+    in_pools(|_threads| {
+        for n in SIZES {
+            check(n, random_u32s(n, 1000, seed));
+        }
+    });
+}
+
+/// True when `part` appears in `whole` in the same relative order.
+fn is_subsequence<T: PartialEq>(part: &[T], whole: &[T]) -> bool {
+    let mut rest = whole.iter();
+    part.iter().all(|x| rest.any(|y| y == x))
+}
+
+#[test]
+fn map_filter_filter_map() {
+    each_input(1, |_, v| {
+        let mapped: Vec<u64> = v.par_iter().map(|&x| u64::from(x) * 3 + 1).collect();
+        assert_eq!(
+            mapped,
+            v.iter().map(|&x| u64::from(x) * 3 + 1).collect::<Vec<_>>()
+        );
+
+        let kept: Vec<u32> = v.par_iter().copied().filter(|x| x % 3 == 0).collect();
+        assert_eq!(
+            kept,
+            v.iter().copied().filter(|x| x % 3 == 0).collect::<Vec<_>>()
+        );
+
+        let halves: Vec<u32> = v
+            .par_iter()
+            .filter_map(|&x| (x % 2 == 0).then_some(x / 2))
+            .collect();
+        let expected: Vec<u32> = v
+            .iter()
+            .filter_map(|&x| (x % 2 == 0).then_some(x / 2))
+            .collect();
+        assert_eq!(halves, expected);
+    });
+}
+
+#[test]
+fn map_with_clones_state_and_keeps_order() {
+    each_input(2, |_, v| {
+        let (sender, receiver) = mpsc::channel();
+        let doubled: Vec<u32> = v
+            .par_iter()
+            .map_with(sender, |sender, &x| {
+                sender.send(x).unwrap();
+                x * 2
+            })
+            .collect();
+        assert_eq!(doubled, v.iter().map(|x| x * 2).collect::<Vec<_>>());
+        let mut seen: Vec<u32> = receiver.iter().collect();
+        let mut expected = v.clone();
+        seen.sort_unstable();
+        expected.sort_unstable();
+        assert_eq!(seen, expected);
+
+        let offset: Vec<u32> = v.par_iter().map_with(7u32, |k, &x| x + *k).collect();
+        assert_eq!(offset, v.iter().map(|x| x + 7).collect::<Vec<_>>());
+    });
+}
+
+#[test]
+fn map_init_calls_init_and_keeps_order() {
+    each_input(3, |n, v| {
+        let inits = AtomicUsize::new(0);
+        let out: Vec<u32> = v
+            .par_iter()
+            .map_init(
+                || {
+                    inits.fetch_add(1, Ordering::Relaxed);
+                    Vec::<u32>::new()
+                },
+                |scratch, &x| {
+                    scratch.push(x); // state is per-init, mutable, and reused
+                    x + 1
+                },
+            )
+            .collect();
+        assert_eq!(out, v.iter().map(|x| x + 1).collect::<Vec<_>>());
+        if n > 0 {
+            assert!(inits.load(Ordering::Relaxed) >= 1);
+        }
+    });
+}
+
+#[test]
+fn flat_map_and_flatten() {
+    each_input(4, |_, v| {
+        let expected: Vec<u32> = v.iter().flat_map(|&x| 0..x % 5).collect();
+        let par_nested: Vec<u32> = v
+            .par_iter()
+            .flat_map(|&x| (0..x % 5).into_par_iter())
+            .collect();
+        assert_eq!(par_nested, expected);
+        let seq_nested: Vec<u32> = v.par_iter().flat_map_iter(|&x| 0..x % 5).collect();
+        assert_eq!(seq_nested, expected);
+
+        let nested: Vec<Vec<u32>> = v.iter().map(|&x| (0..x % 5).collect()).collect();
+        let flat: Vec<u32> = nested.clone().into_par_iter().flatten().collect();
+        assert_eq!(flat, expected);
+        let flat_iter: Vec<u32> = nested.into_par_iter().flatten_iter().collect();
+        assert_eq!(flat_iter, expected);
+    });
+}
+
+#[test]
+fn enumerate_zip_zip_eq() {
+    each_input(5, |n, v| {
+        let pairs: Vec<(usize, u32)> = v.par_iter().copied().enumerate().collect();
+        assert_eq!(pairs, v.iter().copied().enumerate().collect::<Vec<_>>());
+
+        let other = random_u32s(n / 2 + 1, 50, 55);
+        let zipped: Vec<(u32, u32)> = v
+            .par_iter()
+            .copied()
+            .zip(other.par_iter().copied())
+            .collect();
+        let expected: Vec<(u32, u32)> = v.iter().copied().zip(other.iter().copied()).collect();
+        assert_eq!(zipped, expected);
+
+        let same_len: Vec<u32> = v.iter().map(|x| x ^ 1).collect();
+        let eq_zipped: Vec<u32> = v.par_iter().zip_eq(&same_len).map(|(a, b)| a + b).collect();
+        assert_eq!(
+            eq_zipped,
+            v.iter()
+                .zip(&same_len)
+                .map(|(a, b)| a + b)
+                .collect::<Vec<_>>()
+        );
+    });
+}
+
+#[test]
+fn chain_indexed_and_unindexed() {
+    each_input(6, |n, v| {
+        let tail = random_u32s(n / 3, 1000, 66);
+        let chained: Vec<u32> = v.par_iter().chain(&tail).copied().collect();
+        assert_eq!(chained, v.iter().chain(&tail).copied().collect::<Vec<_>>());
+        assert_eq!(v.par_iter().chain(&tail).len(), n + tail.len());
+
+        let odd_then_even: Vec<u32> = v
+            .par_iter()
+            .copied()
+            .filter(|x| x % 2 == 1)
+            .chain(tail.par_iter().copied().filter(|x| x % 2 == 0))
+            .collect();
+        let expected: Vec<u32> = v
+            .iter()
+            .copied()
+            .filter(|x| x % 2 == 1)
+            .chain(tail.iter().copied().filter(|x| x % 2 == 0))
+            .collect();
+        assert_eq!(odd_then_even, expected);
+    });
+}
+
+#[test]
+fn cloned_copied_inspect_update() {
+    each_input(7, |_, v| {
+        let words: Vec<String> = v.iter().map(|x| x.to_string()).collect();
+        let cloned: Vec<String> = words.par_iter().cloned().collect();
+        assert_eq!(cloned, words);
+        let copied: Vec<u32> = v.par_iter().copied().collect();
+        assert_eq!(copied, v);
+
+        let calls = AtomicUsize::new(0);
+        let sum_seen = AtomicUsize::new(0);
+        let total: u64 = v
+            .par_iter()
+            .inspect(|&&x| {
+                calls.fetch_add(1, Ordering::Relaxed);
+                sum_seen.fetch_add(x as usize, Ordering::Relaxed);
+            })
+            .map(|&x| u64::from(x))
+            .sum();
+        let expected: u64 = v.iter().map(|&x| u64::from(x)).sum();
+        assert_eq!(total, expected);
+        assert_eq!(calls.load(Ordering::Relaxed), v.len());
+        assert_eq!(sum_seen.load(Ordering::Relaxed) as u64, expected);
+
+        let updated: Vec<u32> = v.par_iter().copied().update(|x| *x += 10).collect();
+        assert_eq!(updated, v.iter().map(|x| x + 10).collect::<Vec<_>>());
+    });
+}
+
+#[test]
+fn skip_take_rev_step_by() {
+    each_input(8, |n, v| {
+        for k in [0, 1, n / 2, n.saturating_sub(1), n, n + 5] {
+            let skipped: Vec<u32> = v.par_iter().copied().skip(k).collect();
+            assert_eq!(
+                skipped,
+                v.iter().copied().skip(k).collect::<Vec<_>>(),
+                "skip({k})"
+            );
+            let taken: Vec<u32> = v.par_iter().copied().take(k).collect();
+            assert_eq!(
+                taken,
+                v.iter().copied().take(k).collect::<Vec<_>>(),
+                "take({k})"
+            );
+            assert_eq!(v.par_iter().skip(k).len(), n.saturating_sub(k));
+            assert_eq!(v.par_iter().take(k).len(), k.min(n));
+        }
+        let reversed: Vec<u32> = v.par_iter().copied().rev().collect();
+        assert_eq!(reversed, v.iter().copied().rev().collect::<Vec<_>>());
+        let rev_enum: Vec<(usize, u32)> = v.par_iter().copied().rev().enumerate().collect();
+        assert_eq!(
+            rev_enum,
+            v.iter().copied().rev().enumerate().collect::<Vec<_>>()
+        );
+        for step in [1, 2, 3, 7, n + 1] {
+            let stepped: Vec<u32> = v.par_iter().copied().step_by(step).collect();
+            let expected: Vec<u32> = v.iter().copied().step_by(step).collect();
+            assert_eq!(stepped, expected, "step_by({step})");
+            assert_eq!(v.par_iter().step_by(step).len(), expected.len());
+        }
+    });
+}
+
+#[test]
+fn chunks_of_an_iterator() {
+    each_input(9, |_, v| {
+        for size in [1, 2, 3, 7, 64] {
+            let chunks: Vec<Vec<u32>> = v.par_iter().copied().chunks(size).collect();
+            let expected: Vec<Vec<u32>> = v.chunks(size).map(<[u32]>::to_vec).collect();
+            assert_eq!(chunks, expected, "chunks({size})");
+        }
+    });
+}
+
+#[test]
+fn interleave_and_intersperse() {
+    each_input(10, |n, v| {
+        for other_len in [0, n / 2, n, n + 3] {
+            let other = random_u32s(other_len, 1000, 100 + other_len as u64);
+            let woven: Vec<u32> = v.par_iter().interleave(&other).copied().collect();
+            let mut expected = Vec::new();
+            for i in 0..n.max(other_len) {
+                expected.extend(v.get(i));
+                expected.extend(other.get(i));
+            }
+            assert_eq!(woven, expected, "interleave with {other_len}");
+            assert_eq!(v.par_iter().interleave(&other).len(), n + other_len);
+        }
+
+        let spaced: Vec<u32> = v.par_iter().copied().intersperse(9999).collect();
+        let mut expected = Vec::new();
+        for (i, &x) in v.iter().enumerate() {
+            if i > 0 {
+                expected.push(9999);
+            }
+            expected.push(x);
+        }
+        assert_eq!(spaced, expected);
+    });
+}
+
+#[test]
+fn split_length_hints_do_not_change_results() {
+    each_input(11, |_, v| {
+        let expected: Vec<u32> = v.iter().map(|x| x * 2).collect();
+        for len in [1, 2, 1000] {
+            let min: Vec<u32> = v.par_iter().with_min_len(len).map(|x| x * 2).collect();
+            assert_eq!(min, expected, "with_min_len({len})");
+            let max: Vec<u32> = v.par_iter().with_max_len(len).map(|x| x * 2).collect();
+            assert_eq!(max, expected, "with_max_len({len})");
+        }
+        let fused: Vec<u32> = v.par_iter().panic_fuse().map(|x| x * 2).collect();
+        assert_eq!(fused, expected);
+    });
+}
+
+#[test]
+fn positions() {
+    each_input(12, |_, v| {
+        let found: Vec<usize> = v.par_iter().positions(|x| x % 7 == 0).collect();
+        let expected: Vec<usize> = v
+            .iter()
+            .enumerate()
+            .filter(|(_, x)| *x % 7 == 0)
+            .map(|(i, _)| i)
+            .collect();
+        assert_eq!(found, expected);
+    });
+}
+
+#[test]
+fn while_some_stops_at_none_and_keeps_order() {
+    each_input(13, |n, v| {
+        // No `None`: every item comes through, in order.
+        let all: Vec<u32> = v.par_iter().map(|&x| Some(x)).while_some().collect();
+        assert_eq!(all, v);
+
+        // A `None` somewhere: only `Some` values, as a subsequence of the input. How many of
+        // them arrive is not specified.
+        if n > 0 {
+            let stop = n / 2;
+            let some: Vec<u32> = v
+                .par_iter()
+                .enumerate()
+                .map(|(i, &x)| (i != stop).then_some(x))
+                .while_some()
+                .collect();
+            let without_stop: Vec<u32> = v
+                .iter()
+                .enumerate()
+                .filter(|&(i, _)| i != stop)
+                .map(|(_, &x)| x)
+                .collect();
+            assert!(some.len() < n);
+            assert!(is_subsequence(&some, &without_stop));
+        }
+    });
+}
+
+#[test]
+fn fold_fold_with_try_fold() {
+    each_input(14, |_, v| {
+        let expected: u64 = v.iter().map(|&x| u64::from(x)).sum();
+        let folded: u64 = v
+            .par_iter()
+            .fold(|| 0u64, |acc, &x| acc + u64::from(x))
+            .sum();
+        assert_eq!(folded, expected);
+        let folded_with: u64 = v
+            .par_iter()
+            .fold_with(0u64, |acc, &x| acc + u64::from(x))
+            .sum();
+        assert_eq!(folded_with, expected);
+
+        // Each fold accumulator covers a contiguous run, and the runs come out in order.
+        let runs: Vec<Vec<u32>> = v
+            .par_iter()
+            .fold(Vec::new, |mut run, &x| {
+                run.push(x);
+                run
+            })
+            .collect();
+        assert_eq!(runs.concat(), v);
+
+        // try_fold with checked arithmetic: no overflow here, so every piece is `Some`.
+        let pieces: Option<u64> = v
+            .par_iter()
+            .try_fold(|| 0u64, |acc, &x| acc.checked_add(u64::from(x)))
+            .try_reduce(|| 0, |a, b| a.checked_add(b));
+        assert_eq!(pieces, Some(expected));
+        let pieces_with: Option<u64> = v
+            .par_iter()
+            .try_fold_with(0u64, |acc, &x| acc.checked_add(u64::from(x)))
+            .try_reduce(|| 0, |a, b| a.checked_add(b));
+        assert_eq!(pieces_with, Some(expected));
+
+        // An `Err` from the fold closure reaches the caller.
+        let failed: Result<u64, u32> = v
+            .par_iter()
+            .try_fold(
+                || 0u64,
+                |acc, &x| if x == 999 { Err(x) } else { Ok(acc + 1) },
+            )
+            .try_reduce(|| 0, |a, b| Ok(a + b));
+        let expected_fail = if v.contains(&999) {
+            Err(999)
+        } else {
+            Ok(v.len() as u64)
+        };
+        assert_eq!(failed, expected_fail);
+    });
+}
+
+#[test]
+fn take_any_and_skip_any_counts_and_membership() {
+    in_pools(|_| {
+        for n in SIZES {
+            let v = common::permutation(n, 15);
+            for k in [0, 1, n / 3, n, n + 2] {
+                let taken: Vec<usize> = v.par_iter().copied().take_any(k).collect();
+                assert_eq!(taken.len(), k.min(n), "take_any({k}) of {n}");
+                assert!(is_subsequence(&taken, &v), "take_any keeps relative order");
+
+                let kept: Vec<usize> = v.par_iter().copied().skip_any(k).collect();
+                assert_eq!(kept.len(), n.saturating_sub(k), "skip_any({k}) of {n}");
+                assert!(is_subsequence(&kept, &v), "skip_any keeps relative order");
+
+                // On an unindexed source too.
+                let evens = v.iter().filter(|x| *x % 2 == 0).count();
+                let taken_even = v.par_iter().filter(|x| *x % 2 == 0).take_any(k).count();
+                assert_eq!(taken_even, k.min(evens));
+            }
+        }
+    });
+}
+
+#[test]
+fn take_any_while_and_skip_any_while_guarantees() {
+    in_pools(|_| {
+        for n in SIZES {
+            let v = common::permutation(n, 16);
+            let small = |x: &usize| *x < n / 2;
+
+            // Everything taken satisfies the predicate, in input order.
+            let taken: Vec<usize> = v.par_iter().copied().take_any_while(small).collect();
+            assert!(taken.iter().all(small));
+            assert!(is_subsequence(&taken, &v));
+            // A predicate that always holds takes everything.
+            let all: Vec<usize> = v.par_iter().copied().take_any_while(|_| true).collect();
+            assert_eq!(all, v);
+
+            // Items failing the predicate are never skipped; the order is kept.
+            let rest: Vec<usize> = v.par_iter().copied().skip_any_while(small).collect();
+            let failing: Vec<usize> = v.iter().copied().filter(|x| !small(x)).collect();
+            assert!(is_subsequence(&failing, &rest));
+            assert!(is_subsequence(&rest, &v));
+            let none_skipped: Vec<usize> =
+                v.par_iter().copied().skip_any_while(|_| false).collect();
+            assert_eq!(none_skipped, v);
+            let all_skipped = v.par_iter().skip_any_while(|_| true).count();
+            assert_eq!(all_skipped, 0);
+        }
+    });
+}
+
+#[test]
+fn adapters_report_their_length() {
+    let v = random_u32s(1000, 10, 17);
+    assert_eq!(v.par_iter().map(|x| x + 1).opt_len(), Some(1000));
+    assert_eq!(v.par_iter().enumerate().rev().len(), 1000);
+    assert_eq!(v.par_iter().chunks(7).len(), 143);
+    assert_eq!(v.par_iter().step_by(3).len(), 334);
+    assert_eq!(v.par_iter().zip(0..10usize).len(), 10);
+    assert_eq!(v.par_iter().intersperse(&0).len(), 1999);
+    assert_eq!(v.par_iter().filter(|_| true).opt_len(), None);
+    assert_eq!(v.par_iter().flat_map_iter(|&x| 0..x).opt_len(), None);
+}
