@@ -68,6 +68,23 @@ impl<T: Send> FromParallelIterator<T> for Box<[T]> {
     }
 }
 
+/// Collected in order.
+impl<T: Send> FromParallelIterator<T> for std::sync::Arc<[T]> {
+    fn from_par_iter<I: IntoParallelIterator<Item = T>>(par_iter: I) -> Self {
+        Vec::from_par_iter(par_iter).into()
+    }
+}
+
+/// Concatenated in order (from anything a `String` collects).
+impl<T: Send> FromParallelIterator<T> for Box<str>
+where
+    String: FromParallelIterator<T>,
+{
+    fn from_par_iter<I: IntoParallelIterator<Item = T>>(par_iter: I) -> Self {
+        String::from_par_iter(par_iter).into_boxed_str()
+    }
+}
+
 /// Collects the owned form.
 impl<'a, C, T> FromParallelIterator<T> for Cow<'a, C>
 where

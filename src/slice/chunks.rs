@@ -6,7 +6,7 @@ use crate::iter::{IndexedParallelIterator, ParallelIterator};
 
 /// Panics with a clear message unless `size > 0`.
 pub(super) fn check_chunk_size(size: usize) {
-    assert!(size != 0, "chunk size must be non-zero");
+    assert!(size != 0, "chunk_size must not be zero");
 }
 
 /// Parallel iterator over chunks of a slice, from [`par_chunks`](super::ParallelSlice::par_chunks)

@@ -27,7 +27,7 @@ impl<T> Clone for Windows<'_, T> {
 
 impl<'data, T: Sync> Windows<'data, T> {
     pub(super) fn new(slice: &'data [T], size: usize) -> Self {
-        assert!(size != 0, "window size must be non-zero");
+        assert!(size != 0, "window_size must not be zero");
         Windows { slice, size }
     }
 }

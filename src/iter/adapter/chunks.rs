@@ -22,7 +22,7 @@ pub struct Chunks<I> {
 
 impl<I> Chunks<I> {
     pub(crate) fn new(base: I, size: usize) -> Self {
-        assert!(size != 0, "chunk size must be non-zero");
+        assert!(size != 0, "chunk_size must not be zero");
         Chunks { base, size }
     }
 }

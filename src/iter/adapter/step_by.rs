@@ -20,7 +20,7 @@ pub struct StepBy<I> {
 
 impl<I> StepBy<I> {
     pub(crate) fn new(base: I, step: usize) -> Self {
-        assert!(step != 0, "step_by: the step must be non-zero");
+        assert!(step != 0, "step_by: step must not be zero");
         StepBy { base, step }
     }
 }

@@ -158,7 +158,7 @@ impl<A: IndexedParallelIterator, B: IndexedParallelIterator> ZipEq<A, B> {
         let (a_len, b_len) = (a.len(), b.len());
         assert!(
             a_len == b_len,
-            "zip_eq: the iterators have different lengths (left {a_len}, right {b_len})"
+            "zip_eq: iterators must have the same length (left {a_len}, right {b_len})"
         );
         ZipEq {
             zip: Zip::new(a, b),

@@ -5,7 +5,7 @@ use std::marker::PhantomData;
 
 use super::option::OptionProducer;
 use crate::iter::plumbing::*;
-use crate::iter::{IndexedParallelIterator, ParallelIterator};
+use crate::iter::{IndexedParallelIterator, IntoParallelIterator, ParallelIterator, Zip};
 
 /// A parallel iterator with no items.
 ///
@@ -142,6 +142,24 @@ impl<T: Clone + Send> Repeat<T> {
     /// ```
     pub fn take(self, n: usize) -> RepeatN<T> {
         repeat_n(self.element, n)
+    }
+
+    /// Pairs a clone with each item of an indexed iterator (as long as that iterator).
+    ///
+    /// ```
+    /// use weft::prelude::*;
+    ///
+    /// let v: Vec<(char, i32)> = weft::iter::repeat('x').zip(0..2).collect();
+    /// assert_eq!(v, [('x', 0), ('x', 1)]);
+    /// ```
+    pub fn zip<Z>(self, zip_op: Z) -> Zip<RepeatN<T>, Z::Iter>
+    where
+        Z: IntoParallelIterator,
+        Z::Iter: IndexedParallelIterator,
+    {
+        let other = zip_op.into_par_iter();
+        let len = other.len();
+        self.take(len).zip(other)
     }
 }
 

@@ -37,6 +37,18 @@ impl<T: Send> IntoParallelIterator for Vec<T> {
     }
 }
 
+/// A boxed slice by value: moves its items out (no copy of the buffer).
+impl<T: Send> IntoParallelIterator for Box<[T]> {
+    type Iter = IntoIter<T>;
+    type Item = T;
+
+    fn into_par_iter(self) -> IntoIter<T> {
+        IntoIter {
+            vec: self.into_vec(),
+        }
+    }
+}
+
 impl<T: Send> ParallelIterator for IntoIter<T> {
     type Item = T;
 

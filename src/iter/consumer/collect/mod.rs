@@ -146,7 +146,10 @@ mod tests {
         type Item = String;
 
         fn drive_unindexed<C: UnindexedConsumer<String>>(self, consumer: C) -> C::Result {
-            (0..self.real).into_par_iter().map(|i| i.to_string()).drive_unindexed(consumer)
+            (0..self.real)
+                .into_par_iter()
+                .map(|i| i.to_string())
+                .drive_unindexed(consumer)
         }
 
         fn opt_len(&self) -> Option<usize> {
@@ -157,7 +160,11 @@ mod tests {
     #[test]
     fn too_few_items_is_a_clear_panic() {
         let result = catch_unwind(AssertUnwindSafe(|| {
-            WrongLength { real: 5, claimed: 10 }.collect::<Vec<_>>()
+            WrongLength {
+                real: 5,
+                claimed: 10,
+            }
+            .collect::<Vec<_>>()
         }));
         let message = *result.unwrap_err().downcast::<String>().unwrap();
         assert!(message.contains("expected 10 items"), "{message}");
@@ -166,7 +173,11 @@ mod tests {
     #[test]
     fn too_many_items_is_a_clear_panic() {
         let result = catch_unwind(AssertUnwindSafe(|| {
-            WrongLength { real: 50, claimed: 30 }.collect::<Vec<_>>()
+            WrongLength {
+                real: 50,
+                claimed: 30,
+            }
+            .collect::<Vec<_>>()
         }));
         assert!(result.is_err());
     }
@@ -175,11 +186,15 @@ mod tests {
     fn collect_keeps_order_and_extends_after_existing_items() {
         let mut v = vec![String::from("start")];
         v.par_extend((0..1000).into_par_iter().map(|i| i.to_string()));
-        let expected: Vec<String> =
-            std::iter::once("start".to_string()).chain((0..1000).map(|i| i.to_string())).collect();
+        let expected: Vec<String> = std::iter::once("start".to_string())
+            .chain((0..1000).map(|i| i.to_string()))
+            .collect();
         assert_eq!(v, expected);
         let unindexed: Vec<i32> = (0..1000).into_par_iter().filter(|x| x % 7 == 0).collect();
-        assert_eq!(unindexed, (0..1000).filter(|x| x % 7 == 0).collect::<Vec<_>>());
+        assert_eq!(
+            unindexed,
+            (0..1000).filter(|x| x % 7 == 0).collect::<Vec<_>>()
+        );
     }
 
     use crate::iter::ParallelExtend;
