@@ -157,24 +157,39 @@ mod tests {
         assert!(!splitter.try_split(false));
     }
 
+    /// Runs `test` inside an explicit 3-thread pool (the budget reads the pool size).
+    fn in_pool(test: impl FnOnce() + Send) {
+        let pool = crate::ThreadPoolBuilder::new()
+            .num_threads(3)
+            .build()
+            .unwrap();
+        pool.install(test)
+    }
+
     #[test]
     fn steal_resets_budget() {
-        let mut splitter = Splitter { splits: 0 };
-        assert!(splitter.try_split(true));
-        assert!(splitter.splits >= current_num_threads());
+        in_pool(|| {
+            let mut splitter = Splitter { splits: 0 };
+            assert!(splitter.try_split(true));
+            assert_eq!(splitter.splits, 3);
+        });
     }
 
     #[test]
     fn min_len_stops_splitting() {
-        let mut splitter = LengthSplitter::new(10, 6, usize::MAX);
-        assert!(!splitter.try_split(10, true));
-        let mut splitter = LengthSplitter::new(12, 6, usize::MAX);
-        assert!(splitter.try_split(12, true));
+        in_pool(|| {
+            let mut splitter = LengthSplitter::new(10, 6, usize::MAX);
+            assert!(!splitter.try_split(10, true));
+            let mut splitter = LengthSplitter::new(12, 6, usize::MAX);
+            assert!(splitter.try_split(12, true));
+        });
     }
 
     #[test]
     fn max_len_forces_splits() {
-        let splitter = LengthSplitter::new(1000, 1, 10);
-        assert!(splitter.inner.splits >= 100);
+        in_pool(|| {
+            let splitter = LengthSplitter::new(1000, 1, 10);
+            assert_eq!(splitter.inner.splits, 100);
+        });
     }
 }

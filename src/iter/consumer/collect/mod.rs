@@ -157,33 +157,48 @@ mod tests {
         }
     }
 
+    /// Runs `test` inside an explicit pool.
+    fn in_pool<R: Send>(test: impl FnOnce() -> R + Send) -> R {
+        crate::ThreadPoolBuilder::new()
+            .num_threads(3)
+            .build()
+            .unwrap()
+            .install(test)
+    }
+
     #[test]
     fn too_few_items_is_a_clear_panic() {
-        let result = catch_unwind(AssertUnwindSafe(|| {
+        let short = || {
             WrongLength {
                 real: 5,
                 claimed: 10,
             }
             .collect::<Vec<_>>()
-        }));
+        };
+        let result = catch_unwind(AssertUnwindSafe(|| in_pool(short)));
         let message = *result.unwrap_err().downcast::<String>().unwrap();
         assert!(message.contains("expected 10 items"), "{message}");
     }
 
     #[test]
     fn too_many_items_is_a_clear_panic() {
-        let result = catch_unwind(AssertUnwindSafe(|| {
+        let long = || {
             WrongLength {
                 real: 50,
                 claimed: 30,
             }
             .collect::<Vec<_>>()
-        }));
+        };
+        let result = catch_unwind(AssertUnwindSafe(|| in_pool(long)));
         assert!(result.is_err());
     }
 
     #[test]
     fn collect_keeps_order_and_extends_after_existing_items() {
+        in_pool(collect_in_order);
+    }
+
+    fn collect_in_order() {
         let mut v = vec![String::from("start")];
         v.par_extend((0..1000).into_par_iter().map(|i| i.to_string()));
         let expected: Vec<String> = std::iter::once("start".to_string())
