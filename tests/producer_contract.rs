@@ -173,5 +173,16 @@ fn adapters() {
     }
     for (a, b) in [(0, 0), (0, 5), (5, 0), (4, 4), (7, 3), (3, 8)] {
         check("interleave", || v[..a].par_iter().interleave(&w[..b]));
+        check("interleave_shortest", || {
+            v[..a].par_iter().interleave_shortest(&w[..b])
+        });
+    }
+    for size in [1, 3, 20] {
+        check("fold_chunks", || {
+            v.par_iter().fold_chunks(size, || 0, |a, b| a * 3 + b)
+        });
+        check("fold_chunks_with", || {
+            v.par_iter().fold_chunks_with(size, 1, |a, b| a * 3 + b)
+        });
     }
 }

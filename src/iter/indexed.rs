@@ -409,4 +409,72 @@ pub trait IndexedParallelIterator: ParallelIterator {
     fn with_max_len(self, max: usize) -> MaxLen<Self> {
         MinMaxLen::new(self, 1, max)
     }
+
+    /// Folds each chunk of `chunk_size` items into one value, starting from `identity()`.
+    /// Panics if `chunk_size` is 0.
+    ///
+    /// ```
+    /// use weft::prelude::*;
+    ///
+    /// let v: Vec<i32> = (0..6).into_par_iter().fold_chunks(4, || 0, |a, b| a + b).collect();
+    /// assert_eq!(v, [6, 9]);
+    /// ```
+    fn fold_chunks<T, ID, F>(
+        self,
+        chunk_size: usize,
+        identity: ID,
+        fold_op: F,
+    ) -> FoldChunks<Self, ID, F>
+    where
+        ID: Fn() -> T + Send + Sync,
+        F: Fn(T, Self::Item) -> T + Send + Sync,
+        T: Send,
+    {
+        FoldChunks::new(self, chunk_size, identity, fold_op)
+    }
+
+    /// Folds each chunk of `chunk_size` items into one value, starting from a clone of
+    /// `init`. Panics if `chunk_size` is 0.
+    ///
+    /// ```
+    /// use weft::prelude::*;
+    ///
+    /// let v: Vec<i32> = (0..6).into_par_iter().fold_chunks_with(4, 100, |a, b| a + b).collect();
+    /// assert_eq!(v, [106, 109]);
+    /// ```
+    fn fold_chunks_with<T, F>(
+        self,
+        chunk_size: usize,
+        init: T,
+        fold_op: F,
+    ) -> FoldChunksWith<Self, T, F>
+    where
+        T: Send + Clone + Sync,
+        F: Fn(T, Self::Item) -> T + Send + Sync,
+    {
+        FoldChunksWith::new(self, chunk_size, init, fold_op)
+    }
+
+    /// Alternates items of `self` and `other` until either runs out.
+    ///
+    /// ```
+    /// use weft::prelude::*;
+    ///
+    /// let v: Vec<i32> = (0..5).into_par_iter().interleave_shortest(10..12).collect();
+    /// assert_eq!(v, [0, 10, 1, 11, 2]);
+    /// ```
+    fn interleave_shortest<I>(self, other: I) -> InterleaveShortest<Self, I::Iter>
+    where
+        I: IntoParallelIterator<Item = Self::Item>,
+        I::Iter: IndexedParallelIterator<Item = Self::Item>,
+    {
+        let other = other.into_par_iter();
+        let (a_len, b_len) = (self.len(), other.len());
+        let (a_take, b_take) = if a_len <= b_len {
+            (a_len, a_len)
+        } else {
+            (b_len + 1, b_len)
+        };
+        InterleaveShortest::new(self.take(a_take).interleave(other.take(b_take)))
+    }
 }

@@ -3,7 +3,7 @@
 //! places of the alternation (all of them once `b` runs out), and `b` the rest.
 
 use crate::iter::plumbing::*;
-use crate::iter::{IndexedParallelIterator, ParallelIterator};
+use crate::iter::{IndexedParallelIterator, ParallelIterator, Take};
 
 /// The iterator returned by [`IndexedParallelIterator::interleave`].
 ///
@@ -251,4 +251,59 @@ where
     A: ExactSizeIterator,
     B: ExactSizeIterator<Item = A::Item>,
 {
+}
+
+/// The iterator returned by [`IndexedParallelIterator::interleave_shortest`]: an
+/// [`Interleave`] of both sides cut so that it stops when either runs out.
+///
+/// ```
+/// use weft::prelude::*;
+///
+/// let v: Vec<i32> = (0..2).into_par_iter().interleave_shortest(10..20).collect();
+/// assert_eq!(v, [0, 10, 1, 11]);
+/// ```
+#[must_use = "iterator adapters are lazy and do nothing unless consumed"]
+#[derive(Debug, Clone)]
+pub struct InterleaveShortest<A, B> {
+    inner: Interleave<Take<A>, Take<B>>,
+}
+
+impl<A, B> InterleaveShortest<A, B> {
+    pub(crate) fn new(inner: Interleave<Take<A>, Take<B>>) -> Self {
+        InterleaveShortest { inner }
+    }
+}
+
+impl<A, B> ParallelIterator for InterleaveShortest<A, B>
+where
+    A: IndexedParallelIterator,
+    B: IndexedParallelIterator<Item = A::Item>,
+{
+    type Item = A::Item;
+
+    fn drive_unindexed<C: UnindexedConsumer<A::Item>>(self, consumer: C) -> C::Result {
+        self.inner.drive_unindexed(consumer)
+    }
+
+    fn opt_len(&self) -> Option<usize> {
+        Some(self.inner.len())
+    }
+}
+
+impl<A, B> IndexedParallelIterator for InterleaveShortest<A, B>
+where
+    A: IndexedParallelIterator,
+    B: IndexedParallelIterator<Item = A::Item>,
+{
+    fn drive<C: Consumer<A::Item>>(self, consumer: C) -> C::Result {
+        self.inner.drive(consumer)
+    }
+
+    fn len(&self) -> usize {
+        self.inner.len()
+    }
+
+    fn with_producer<CB: ProducerCallback<A::Item>>(self, callback: CB) -> CB::Output {
+        self.inner.with_producer(callback)
+    }
 }

@@ -11,8 +11,9 @@ mod filter_map; // filter, filter_map
 mod flat_map; // flat_map, flatten
 mod flat_map_iter; // flat_map_iter, flatten_iter
 mod fold; // fold, fold_with
+mod fold_chunks; // fold_chunks, fold_chunks_with
 mod inspect_update; // inspect, update
-mod interleave; // interleave
+mod interleave; // interleave, interleave_shortest
 mod intersperse; // intersperse
 mod map; // map
 mod map_with; // map_with, map_init
@@ -37,8 +38,9 @@ pub use filter_map::{Filter, FilterMap};
 pub use flat_map::{FlatMap, Flatten};
 pub use flat_map_iter::{FlatMapIter, FlattenIter};
 pub use fold::{Fold, FoldWith};
+pub use fold_chunks::{FoldChunks, FoldChunksWith};
 pub use inspect_update::{Inspect, Update};
-pub use interleave::Interleave;
+pub use interleave::{Interleave, InterleaveShortest};
 pub use intersperse::Intersperse;
 pub use map::Map;
 pub use map_with::{MapInit, MapWith};

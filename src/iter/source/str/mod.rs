@@ -192,6 +192,22 @@ pub trait ParallelString {
         }
     }
 
+    /// The non-empty substrings between ASCII whitespace (like
+    /// `str::split_ascii_whitespace`).
+    ///
+    /// ```
+    /// use weft::prelude::*;
+    ///
+    /// let v: Vec<&str> = " a\tb  c".par_split_ascii_whitespace().collect();
+    /// assert_eq!(v, ["a", "b", "c"]);
+    /// ```
+    fn par_split_ascii_whitespace(&self) -> SplitWhitespace<'_> {
+        let split = self.par_split(is_ascii_whitespace as CharTest);
+        SplitWhitespace {
+            words: split.filter(not_empty),
+        }
+    }
+
     /// The matches of a char pattern, as substrings (like `str::matches`).
     ///
     /// ```
@@ -216,6 +232,10 @@ impl ParallelString for str {
 
 fn strip_carriage_return(line: &str) -> &str {
     line.strip_suffix('\r').unwrap_or(line)
+}
+
+fn is_ascii_whitespace(c: char) -> bool {
+    c.is_ascii_whitespace()
 }
 
 fn not_empty(s: &&str) -> bool {
