@@ -11,7 +11,7 @@ use crate::iter::{IndexedParallelIterator, ParallelIterator};
 /// ```
 /// use weft::prelude::*;
 ///
-/// let sums: Vec<i32> = (1..=5).into_par_iter().fold_chunks(2, || 0, |a, b| a + b).collect();
+/// let sums: Vec<i32> = (1..6).into_par_iter().fold_chunks(2, || 0, |a, b| a + b).collect();
 /// assert_eq!(sums, [3, 7, 5]);
 /// ```
 #[must_use = "iterator adapters are lazy and do nothing unless consumed"]
@@ -93,7 +93,7 @@ where
 /// ```
 /// use weft::prelude::*;
 ///
-/// let v: Vec<u32> = (1..=5u32).into_par_iter().fold_chunks_with(2, 10, |a, b| a + b).collect();
+/// let v: Vec<u32> = (1..6u32).into_par_iter().fold_chunks_with(2, 10, |a, b| a + b).collect();
 /// assert_eq!(v, [13, 17, 15]);
 /// ```
 #[must_use = "iterator adapters are lazy and do nothing unless consumed"]
