@@ -128,6 +128,15 @@ fn sources() {
         check("chunks", || v.par_chunks(size));
         check("chunks_exact", || v.par_chunks_exact(size));
         check("rchunks", || v.par_rchunks(size));
+        check("rchunks_exact", || v.par_rchunks_exact(size));
+        check("chunks_exact_mut (as vectors)", || {
+            let leaked: &'static mut [u32] = Box::leak(v.clone().into_boxed_slice());
+            leaked.par_chunks_exact_mut(size).map(|c| c.to_vec())
+        });
+        check("rchunks_exact_mut (as vectors)", || {
+            let leaked: &'static mut [u32] = Box::leak(v.clone().into_boxed_slice());
+            leaked.par_rchunks_exact_mut(size).map(|c| c.to_vec())
+        });
         check("windows", || v.par_windows(size));
     }
 }

@@ -10,6 +10,7 @@
 //! ```
 
 mod chunks; // par_chunks, par_chunks_exact, par_chunks_mut
+mod exact; // par_chunks_exact_mut, par_rchunks_exact, par_rchunks_exact_mut
 mod rchunks; // par_rchunks, par_rchunks_mut
 mod sort; // parallel quicksort and merge sort
 mod split; // par_split, par_split_mut
@@ -19,6 +20,7 @@ use std::cmp::Ordering;
 
 pub use crate::iter::source::slice::{Iter, IterMut};
 pub use chunks::{Chunks, ChunksExact, ChunksMut};
+pub use exact::{ChunksExactMut, RChunksExact, RChunksExactMut};
 pub use rchunks::{RChunks, RChunksMut};
 pub use split::{Split, SplitMut};
 pub use windows::Windows;
@@ -105,6 +107,18 @@ pub trait ParallelSlice<T: Sync> {
     fn par_rchunks(&self, chunk_size: usize) -> RChunks<'_, T> {
         RChunks::new(self.as_parallel_slice(), chunk_size)
     }
+
+    /// Chunks of exactly `chunk_size` items from the end; the remainder (at the front) is
+    /// left out. Panics if `chunk_size` is 0.
+    ///
+    /// ```
+    /// use weft::prelude::*;
+    ///
+    /// assert_eq!([0; 5].par_rchunks_exact(2).count(), 2);
+    /// ```
+    fn par_rchunks_exact(&self, chunk_size: usize) -> RChunksExact<'_, T> {
+        RChunksExact::new(self.as_parallel_slice(), chunk_size)
+    }
 }
 
 impl<T: Sync> ParallelSlice<T> for [T] {
@@ -174,6 +188,34 @@ pub trait ParallelSliceMut<T: Send> {
     /// ```
     fn par_rchunks_mut(&mut self, chunk_size: usize) -> RChunksMut<'_, T> {
         RChunksMut::new(self.as_parallel_slice_mut(), chunk_size)
+    }
+
+    /// Mutable chunks of exactly `chunk_size` items from the start. Panics if `chunk_size`
+    /// is 0.
+    ///
+    /// ```
+    /// use weft::prelude::*;
+    ///
+    /// let mut v = [1, 2, 3];
+    /// v.par_chunks_exact_mut(2).for_each(|c| c[0] = 0);
+    /// assert_eq!(v, [0, 2, 3]);
+    /// ```
+    fn par_chunks_exact_mut(&mut self, chunk_size: usize) -> ChunksExactMut<'_, T> {
+        ChunksExactMut::new(self.as_parallel_slice_mut(), chunk_size)
+    }
+
+    /// Mutable chunks of exactly `chunk_size` items from the end. Panics if `chunk_size` is
+    /// 0.
+    ///
+    /// ```
+    /// use weft::prelude::*;
+    ///
+    /// let mut v = [1, 2, 3];
+    /// v.par_rchunks_exact_mut(2).for_each(|c| c[0] = 0);
+    /// assert_eq!(v, [1, 0, 3]);
+    /// ```
+    fn par_rchunks_exact_mut(&mut self, chunk_size: usize) -> RChunksExactMut<'_, T> {
+        RChunksExactMut::new(self.as_parallel_slice_mut(), chunk_size)
     }
 
     /// Sorts the slice in parallel, stable.
