@@ -8,6 +8,6 @@
 //! ```
 
 pub use crate::iter::source::str::{
-    Bytes, CharIndices, Chars, Lines, Matches, ParallelString, Pattern, Split, SplitTerminator,
-    SplitWhitespace,
+    Bytes, CharIndices, Chars, EncodeUtf16, Lines, MatchIndices, Matches, ParallelString, Pattern,
+    Split, SplitInclusive, SplitTerminator, SplitWhitespace, Utf16Units,
 };

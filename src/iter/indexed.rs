@@ -477,4 +477,29 @@ pub trait IndexedParallelIterator: ParallelIterator {
         };
         InterleaveShortest::new(self.take(a_take).interleave(other.take(b_take)))
     }
+
+    /// Runs as a sequence of blocks (each in parallel) that start small and double, so
+    /// that short-circuiting consumers stop early on long inputs.
+    ///
+    /// ```
+    /// use weft::prelude::*;
+    ///
+    /// let v: Vec<i32> = (0..100).into_par_iter().by_exponential_blocks().collect();
+    /// assert_eq!(v, (0..100).collect::<Vec<_>>());
+    /// ```
+    fn by_exponential_blocks(self) -> ExponentialBlocks<Self> {
+        ExponentialBlocks::new(self)
+    }
+
+    /// Runs as a sequence of blocks of `block_size` items (each in parallel). Panics if
+    /// `block_size` is 0.
+    ///
+    /// ```
+    /// use weft::prelude::*;
+    ///
+    /// assert_eq!((0..100).into_par_iter().by_uniform_blocks(30).sum::<i32>(), 4950);
+    /// ```
+    fn by_uniform_blocks(self, block_size: usize) -> UniformBlocks<Self> {
+        UniformBlocks::new(self, block_size)
+    }
 }

@@ -9,6 +9,7 @@
 //! assert_eq!(v, [1, 2, 5, 8]);
 //! ```
 
+mod chunk_by; // par_chunk_by
 mod chunks; // par_chunks, par_chunks_exact, par_chunks_mut
 mod exact; // par_chunks_exact_mut, par_rchunks_exact, par_rchunks_exact_mut
 mod rchunks; // par_rchunks, par_rchunks_mut
@@ -19,10 +20,11 @@ mod windows; // par_windows
 use std::cmp::Ordering;
 
 pub use crate::iter::source::slice::{Iter, IterMut};
+pub use chunk_by::ChunkBy;
 pub use chunks::{Chunks, ChunksExact, ChunksMut};
 pub use exact::{ChunksExactMut, RChunksExact, RChunksExactMut};
 pub use rchunks::{RChunks, RChunksMut};
-pub use split::{Split, SplitMut};
+pub use split::{Split, SplitInclusive, SplitMut};
 pub use windows::Windows;
 
 /// Parallel methods on shared slices.
@@ -56,6 +58,36 @@ pub trait ParallelSlice<T: Sync> {
         P: Fn(&T) -> bool + Sync + Send,
     {
         Split::new(self.as_parallel_slice(), separator)
+    }
+
+    /// Sub-slices that each end with an item matching `separator` (the last may not).
+    ///
+    /// ```
+    /// use weft::prelude::*;
+    ///
+    /// let lines: Vec<&[u8]> = b"a\nb".par_split_inclusive(|&b| b == b'\n').collect();
+    /// assert_eq!(lines, [&b"a\n"[..], &b"b"[..]]);
+    /// ```
+    fn par_split_inclusive<P>(&self, separator: P) -> SplitInclusive<'_, T, P>
+    where
+        P: Fn(&T) -> bool + Sync + Send,
+    {
+        SplitInclusive::new(self.as_parallel_slice(), separator)
+    }
+
+    /// Runs of neighbours for which `pred(a, b)` holds (like `slice::chunk_by`).
+    ///
+    /// ```
+    /// use weft::prelude::*;
+    ///
+    /// let runs: Vec<&[i32]> = [1, 2, 2, 1, 3].par_chunk_by(|a, b| a <= b).collect();
+    /// assert_eq!(runs, [&[1, 2, 2][..], &[1, 3][..]]);
+    /// ```
+    fn par_chunk_by<F>(&self, pred: F) -> ChunkBy<'_, T, F>
+    where
+        F: Fn(&T, &T) -> bool + Send + Sync,
+    {
+        ChunkBy::new(self.as_parallel_slice(), pred)
     }
 
     /// Overlapping windows of `window_size` items. Panics if `window_size` is 0.

@@ -46,6 +46,54 @@ where
         let producer = SplitProducer {
             slice: self.slice,
             separator: &self.separator,
+            inclusive: false,
+        };
+        bridge_unindexed(producer, consumer)
+    }
+}
+
+/// Parallel iterator over sub-slices that each end with a separator (except possibly the
+/// last), from [`par_split_inclusive`](super::ParallelSlice::par_split_inclusive).
+///
+/// ```
+/// use weft::prelude::*;
+///
+/// let parts: Vec<&[i32]> = [1, 0, 2, 0].par_split_inclusive(|&x| x == 0).collect();
+/// assert_eq!(parts, [&[1, 0][..], &[2, 0][..]]);
+/// ```
+#[must_use = "iterators are lazy and do nothing unless consumed"]
+#[derive(Clone)]
+pub struct SplitInclusive<'data, T, P> {
+    slice: &'data [T],
+    separator: P,
+}
+
+impl<T: fmt::Debug, P> fmt::Debug for SplitInclusive<'_, T, P> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SplitInclusive")
+            .field("slice", &self.slice)
+            .finish()
+    }
+}
+
+impl<'data, T, P> SplitInclusive<'data, T, P> {
+    pub(super) fn new(slice: &'data [T], separator: P) -> Self {
+        SplitInclusive { slice, separator }
+    }
+}
+
+impl<'data, T, P> ParallelIterator for SplitInclusive<'data, T, P>
+where
+    T: Sync,
+    P: Fn(&T) -> bool + Sync + Send,
+{
+    type Item = &'data [T];
+
+    fn drive_unindexed<C: UnindexedConsumer<Self::Item>>(self, consumer: C) -> C::Result {
+        let producer = SplitProducer {
+            slice: self.slice,
+            separator: &self.separator,
+            inclusive: true,
         };
         bridge_unindexed(producer, consumer)
     }
@@ -58,9 +106,11 @@ fn separator_near_middle<T>(slice: &[T], is_separator: impl Fn(&T) -> bool) -> O
     before.or_else(|| slice[mid..].iter().position(&is_separator).map(|i| mid + i))
 }
 
+/// `inclusive`: the separator stays at the end of the piece before it.
 struct SplitProducer<'data, 'p, T, P> {
     slice: &'data [T],
     separator: &'p P,
+    inclusive: bool,
 }
 
 impl<'data, T, P> UnindexedProducer for SplitProducer<'data, '_, T, P>
@@ -74,24 +124,29 @@ where
         match separator_near_middle(self.slice, self.separator) {
             None => (self, None),
             Some(at) => {
-                let separator = self.separator;
+                let (separator, inclusive) = (self.separator, self.inclusive);
+                let left_end = if inclusive { at + 1 } else { at };
                 let left = SplitProducer {
-                    slice: &self.slice[..at],
+                    slice: &self.slice[..left_end],
                     separator,
+                    inclusive,
                 };
-                (
-                    left,
-                    Some(SplitProducer {
-                        slice: &self.slice[at + 1..],
-                        separator,
-                    }),
-                )
+                let right = SplitProducer {
+                    slice: &self.slice[at + 1..],
+                    separator,
+                    inclusive,
+                };
+                (left, Some(right))
             }
         }
     }
 
     fn fold_with<F: Folder<Self::Item>>(self, folder: F) -> F {
-        folder.consume_iter(self.slice.split(self.separator))
+        if self.inclusive {
+            folder.consume_iter(self.slice.split_inclusive(self.separator))
+        } else {
+            folder.consume_iter(self.slice.split(self.separator))
+        }
     }
 }
 

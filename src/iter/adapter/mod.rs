@@ -3,6 +3,7 @@
 //! the producer.
 
 mod any_while; // take_any_while, skip_any_while
+mod blocks; // by_exponential_blocks, by_uniform_blocks
 mod chain; // chain
 mod chunks; // chunks
 mod cloned_copied; // cloned, copied
@@ -18,6 +19,7 @@ mod intersperse; // intersperse
 mod map; // map
 mod map_with; // map_with, map_init
 mod min_max_len; // with_min_len, with_max_len
+mod multizip; // tuples of indexed iterators
 mod panic_fuse; // panic_fuse
 mod positions; // positions
 mod rev; // rev
@@ -30,6 +32,7 @@ mod while_some; // while_some
 mod zip; // zip, zip_eq
 
 pub use any_while::{SkipAnyWhile, TakeAnyWhile};
+pub use blocks::{ExponentialBlocks, UniformBlocks};
 pub use chain::Chain;
 pub use chunks::Chunks;
 pub use cloned_copied::{Cloned, Copied};
@@ -45,6 +48,7 @@ pub use intersperse::Intersperse;
 pub use map::Map;
 pub use map_with::{MapInit, MapWith};
 pub use min_max_len::{MaxLen, MinLen, MinMaxLen};
+pub use multizip::MultiZip;
 pub use panic_fuse::PanicFuse;
 pub use positions::Positions;
 pub use rev::Rev;

@@ -7,9 +7,13 @@
 mod split; // par_split, par_split_terminator, par_lines, par_split_whitespace, par_matches
 
 use crate::iter::plumbing::*;
-use crate::iter::{Copied, IndexedParallelIterator, IntoParallelRefIterator, ParallelIterator};
+use crate::iter::{
+    Copied, FlatMapIter, IndexedParallelIterator, IntoParallelRefIterator, ParallelIterator,
+};
 use split::CharTest;
-pub use split::{Lines, Matches, Split, SplitTerminator, SplitWhitespace};
+pub use split::{
+    Lines, MatchIndices, Matches, Split, SplitInclusive, SplitTerminator, SplitWhitespace,
+};
 
 /// A char pattern for `par_split` and friends: a `char`, a slice or array of chars, or a
 /// `Fn(char) -> bool` (sealed).
@@ -208,6 +212,54 @@ pub trait ParallelString {
         }
     }
 
+    /// Substrings that each end with a separator, except possibly the last (like
+    /// `str::split_inclusive`).
+    ///
+    /// ```
+    /// use weft::prelude::*;
+    ///
+    /// let v: Vec<&str> = "a\nb\n".par_split_inclusive('\n').collect();
+    /// assert_eq!(v, ["a\n", "b\n"]);
+    /// ```
+    fn par_split_inclusive<P: Pattern>(&self, separator: P) -> SplitInclusive<'_, P> {
+        SplitInclusive {
+            text: self.as_parallel_string(),
+            separator,
+        }
+    }
+
+    /// The UTF-16 code units of the string (like `str::encode_utf16`).
+    ///
+    /// ```
+    /// use weft::prelude::*;
+    ///
+    /// let units: Vec<u16> = "a𝄞".par_encode_utf16().collect();
+    /// assert_eq!(units, "a𝄞".encode_utf16().collect::<Vec<_>>());
+    /// ```
+    fn par_encode_utf16(&self) -> EncodeUtf16<'_> {
+        EncodeUtf16 {
+            units: self
+                .par_chars()
+                .flat_map_iter(utf16_units as fn(char) -> Utf16Units),
+        }
+    }
+
+    /// The matches of a char pattern with their byte positions (like
+    /// `str::match_indices`).
+    ///
+    /// ```
+    /// use weft::prelude::*;
+    ///
+    /// let v: Vec<(usize, &str)> = "abca".par_match_indices('a').collect();
+    /// assert_eq!(v, [(0, "a"), (3, "a")]);
+    /// ```
+    fn par_match_indices<P: Pattern>(&self, pattern: P) -> MatchIndices<'_, P> {
+        MatchIndices {
+            text: self.as_parallel_string(),
+            pattern,
+        }
+    }
+
     /// The matches of a char pattern, as substrings (like `str::matches`).
     ///
     /// ```
@@ -379,5 +431,50 @@ impl IndexedParallelIterator for Bytes<'_> {
 
     fn with_producer<CB: ProducerCallback<u8>>(self, callback: CB) -> CB::Output {
         self.bytes.with_producer(callback)
+    }
+}
+
+/// The UTF-16 code units of one char (one or two).
+#[derive(Debug, Clone)]
+pub struct Utf16Units {
+    units: [u16; 2],
+    len: u8,
+    next: u8,
+}
+
+fn utf16_units(c: char) -> Utf16Units {
+    let mut units = [0; 2];
+    let len = c.encode_utf16(&mut units).len() as u8;
+    Utf16Units {
+        units,
+        len,
+        next: 0,
+    }
+}
+
+impl Iterator for Utf16Units {
+    type Item = u16;
+
+    fn next(&mut self) -> Option<u16> {
+        if self.next == self.len {
+            return None;
+        }
+        self.next += 1;
+        Some(self.units[usize::from(self.next - 1)])
+    }
+}
+
+/// Iterator over UTF-16 code units, from [`ParallelString::par_encode_utf16`].
+#[must_use = "iterators are lazy and do nothing unless consumed"]
+#[derive(Debug, Clone)]
+pub struct EncodeUtf16<'a> {
+    units: FlatMapIter<Chars<'a>, fn(char) -> Utf16Units>,
+}
+
+impl ParallelIterator for EncodeUtf16<'_> {
+    type Item = u16;
+
+    fn drive_unindexed<C: UnindexedConsumer<u16>>(self, consumer: C) -> C::Result {
+        self.units.drive_unindexed(consumer)
     }
 }

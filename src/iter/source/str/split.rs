@@ -17,19 +17,42 @@ impl<'a, P: Pattern> ParallelIterator for Split<'a, P> {
     type Item = &'a str;
 
     fn drive_unindexed<C: UnindexedConsumer<&'a str>>(self, consumer: C) -> C::Result {
-        bridge_unindexed(
-            SplitProducer {
-                text: self.text,
-                separator: &self.separator,
-            },
-            consumer,
-        )
+        let producer = SplitProducer {
+            text: self.text,
+            separator: &self.separator,
+            inclusive: false,
+        };
+        bridge_unindexed(producer, consumer)
     }
 }
 
+/// Iterator over substrings that each end with a separator (except possibly the last),
+/// from [`ParallelString::par_split_inclusive`](super::ParallelString::par_split_inclusive).
+#[must_use = "iterators are lazy and do nothing unless consumed"]
+#[derive(Debug, Clone)]
+pub struct SplitInclusive<'a, P> {
+    pub(super) text: &'a str,
+    pub(super) separator: P,
+}
+
+impl<'a, P: Pattern> ParallelIterator for SplitInclusive<'a, P> {
+    type Item = &'a str;
+
+    fn drive_unindexed<C: UnindexedConsumer<&'a str>>(self, consumer: C) -> C::Result {
+        let producer = SplitProducer {
+            text: self.text,
+            separator: &self.separator,
+            inclusive: true,
+        };
+        bridge_unindexed(producer, consumer)
+    }
+}
+
+/// `inclusive`: the separator stays at the end of the piece before it.
 struct SplitProducer<'a, 'p, P> {
     text: &'a str,
     separator: &'p P,
+    inclusive: bool,
 }
 
 impl<'a, P: Pattern> UnindexedProducer for SplitProducer<'a, '_, P> {
@@ -49,14 +72,18 @@ impl<'a, P: Pattern> UnindexedProducer for SplitProducer<'a, '_, P> {
         match found {
             None => (self, None),
             Some((at, c)) => {
-                let separator = self.separator;
+                let (separator, inclusive) = (self.separator, self.inclusive);
+                let after = at + c.len_utf8();
+                let left_end = if inclusive { after } else { at };
                 let left = SplitProducer {
-                    text: &self.text[..at],
+                    text: &self.text[..left_end],
                     separator,
+                    inclusive,
                 };
                 let right = SplitProducer {
-                    text: &self.text[at + c.len_utf8()..],
+                    text: &self.text[after..],
                     separator,
+                    inclusive,
                 };
                 (left, Some(right))
             }
@@ -65,7 +92,12 @@ impl<'a, P: Pattern> UnindexedProducer for SplitProducer<'a, '_, P> {
 
     fn fold_with<F: Folder<&'a str>>(self, folder: F) -> F {
         let separator = self.separator;
-        folder.consume_iter(self.text.split(|c| separator.matches_char(c)))
+        let is_separator = |c| separator.matches_char(c);
+        if self.inclusive {
+            folder.consume_iter(self.text.split_inclusive(is_separator))
+        } else {
+            folder.consume_iter(self.text.split(is_separator))
+        }
     }
 }
 
@@ -140,6 +172,31 @@ impl<'a, P: Pattern> ParallelIterator for Matches<'a, P> {
             pattern
                 .matches_char(c)
                 .then(|| &text[at..at + c.len_utf8()])
+        };
+        CharIndices { text }
+            .filter_map(matched)
+            .drive_unindexed(consumer)
+    }
+}
+
+/// Iterator over the matches of a char pattern with their byte positions, from
+/// [`ParallelString::par_match_indices`](super::ParallelString::par_match_indices).
+#[must_use = "iterators are lazy and do nothing unless consumed"]
+#[derive(Debug, Clone)]
+pub struct MatchIndices<'a, P> {
+    pub(super) text: &'a str,
+    pub(super) pattern: P,
+}
+
+impl<'a, P: Pattern> ParallelIterator for MatchIndices<'a, P> {
+    type Item = (usize, &'a str);
+
+    fn drive_unindexed<C: UnindexedConsumer<Self::Item>>(self, consumer: C) -> C::Result {
+        let (text, pattern) = (self.text, &self.pattern);
+        let matched = move |(at, c): (usize, char)| {
+            pattern
+                .matches_char(c)
+                .then(|| (at, &text[at..at + c.len_utf8()]))
         };
         CharIndices { text }
             .filter_map(matched)
