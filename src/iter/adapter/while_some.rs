@@ -110,12 +110,16 @@ impl<T, C: Folder<T>> Folder<Option<T>> for WhileSomeFolder<'_, C> {
 
     fn consume_iter<I: IntoIterator<Item = Option<T>>>(self, iter: I) -> Self {
         let stop = self.stop;
-        let somes = iter.into_iter().map_while(|item| {
+        let mut items = iter.into_iter();
+        // The flag is checked *before* pulling: an item already produced upstream (whose
+        // closure may have had effects, as in `take_any`) is never thrown away.
+        let pulled = std::iter::from_fn(|| if stopped(stop) { None } else { items.next() });
+        let somes = pulled.map_while(|item| {
             if item.is_none() {
                 // ORDERING: see `stopped`.
                 stop.store(true, Ordering::Relaxed);
             }
-            item.filter(|_| !stopped(stop))
+            item
         });
         WhileSomeFolder {
             base: self.base.consume_iter(somes),
