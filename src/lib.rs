@@ -26,13 +26,21 @@
 //! ```
 
 // Modules in data-flow order, top (what users call) to bottom (threads and atomics).
+pub mod array; // arrays by value (Rayon's `rayon::array`)
+pub mod collections; // std collections (Rayon's `rayon::collections`)
 mod drive; // how a producer is split across workers
 pub mod iter; // the ParallelIterator family
+pub mod option; // Option by value and reference (Rayon's `rayon::option`)
 mod plumbing; // producer / consumer vocabulary (re-exported as `weft::iter::plumbing`)
 mod pool; // the work-stealing scheduler
 pub mod prelude; // the traits users import with `use weft::prelude::*`
+pub mod range; // parallel iterators over `Range` (Rayon's `rayon::range`)
+pub mod range_inclusive; // parallel iterators over `RangeInclusive`
+pub mod result; // Result by value and reference (Rayon's `rayon::result`)
 pub mod slice; // ParallelSlice / ParallelSliceMut and parallel sorts
+pub mod str; // ParallelString (Rayon's `rayon::str`)
 mod sync; // std / loom facade
+pub mod vec; // Vec by value and par_drain (Rayon's `rayon::vec`)
 
 pub use pool::{
     broadcast, current_num_threads, current_thread_index, in_place_scope, in_place_scope_fifo,

@@ -1,4 +1,60 @@
 //! How a producer is split across workers. May use `plumbing` and `pool`; never `iter`.
+//!
+//! The functions here are the only way parallel-iterator work reaches the pool:
+//! [`drive_indexed`] for producers with a known length (all indexed work goes through it),
+//! [`drive_unindexed`] for the rest, and [`fork`] for adapters that run two whole
+//! iterators side by side (`chain`, `unzip`).
+//! Both currently use the recursive split-in-half driver in [`halving`]; the on-steal
+//! driver over a work-stealing index range will take over `drive_indexed`.
 
+mod halving; // recursive split-in-half with a budget that resets when a job is stolen
 #[allow(dead_code)] // until the on-steal driver uses it
 mod steal_range; // lock-free work-stealing index range and its producer hand-off
+
+use crate::plumbing::{Consumer, Producer, UnindexedConsumer, UnindexedProducer};
+
+/// Runs `consumer` over the `len` items of `producer`, splitting across workers.
+pub(crate) fn drive_indexed<P, C>(len: usize, producer: P, consumer: C) -> C::Result
+where
+    P: Producer,
+    C: Consumer<P::Item>,
+{
+    halving::drive_indexed(len, producer, consumer)
+}
+
+/// Runs `consumer` over the items of an unindexed `producer`, splitting across workers.
+pub(crate) fn drive_unindexed<P, C>(producer: P, consumer: C) -> C::Result
+where
+    P: UnindexedProducer,
+    C: UnindexedConsumer<P::Item>,
+{
+    halving::drive_unindexed(producer, consumer)
+}
+
+/// Runs two independent pieces of iterator work, potentially in parallel.
+pub(crate) fn fork<A, B, RA, RB>(a: A, b: B) -> (RA, RB)
+where
+    A: FnOnce() -> RA + Send,
+    B: FnOnce() -> RB + Send,
+    RA: Send,
+    RB: Send,
+{
+    crate::pool::join(a, b)
+}
+
+/// The number of workers that may run pieces of iterator work (for sources that size
+/// their own splitting, such as `par_bridge`).
+pub(crate) fn worker_count() -> usize {
+    crate::pool::current_num_threads()
+}
+
+/// Waits a little before retrying a contended `try_lock` (attempt `attempt`, from 0): a
+/// few spins, then running one pending job of the pool if there is one (else yielding the
+/// thread). Never blocks.
+pub(crate) fn pause(attempt: u32) {
+    if attempt < 16 {
+        std::hint::spin_loop();
+    } else if crate::pool::yield_now() != Some(crate::pool::Yield::Executed) {
+        std::thread::yield_now();
+    }
+}

@@ -1,1 +1,242 @@
-//! The producer / consumer vocabulary shared by `iter/` and `drive/`. Traits only.
+//! The producer / consumer vocabulary shared by `iter/` and `drive/`: traits only, no code
+//! that splits or schedules work. Depends on nothing else in the crate.
+//!
+//! The design (producers and consumers, one chain walked end to end, where splitting
+//! happens) is in `src/plumbing/README.md`. The names and signatures match
+//! Rayon's `rayon::iter::plumbing`, so a custom parallel iterator ports by renaming.
+//!
+//! Users reach these traits as `weft::iter::plumbing`, together with the `bridge*`
+//! functions that hand a producer and a consumer to the driver.
+
+use std::ops::ControlFlow;
+
+/// A splittable source of items with a known length: the indexed half of the plumbing.
+///
+/// A producer can be cut at any index into two producers, and it turns into a sequential
+/// iterator (double-ended and exact-size) for the piece a worker keeps.
+///
+/// ```
+/// use weft::iter::plumbing::Producer;
+///
+/// // A producer over `0..n` squares, written by hand.
+/// struct Squares(std::ops::Range<u32>);
+/// impl Producer for Squares {
+///     type Item = u32;
+///     type IntoIter = std::iter::Map<std::ops::Range<u32>, fn(u32) -> u32>;
+///     fn into_iter(self) -> Self::IntoIter {
+///         self.0.map(|x| x * x)
+///     }
+///     fn split_at(self, index: usize) -> (Self, Self) {
+///         let mid = self.0.start + index as u32;
+///         (Squares(self.0.start..mid), Squares(mid..self.0.end))
+///     }
+/// }
+/// let (left, right) = Squares(0..5).split_at(2);
+/// assert_eq!(left.into_iter().collect::<Vec<_>>(), [0, 1]);
+/// assert_eq!(right.into_iter().collect::<Vec<_>>(), [4, 9, 16]);
+/// ```
+pub trait Producer: Send + Sized {
+    /// The type of item produced.
+    type Item;
+    /// The sequential iterator this producer turns into.
+    type IntoIter: Iterator<Item = Self::Item> + DoubleEndedIterator + ExactSizeIterator;
+
+    /// Turns the producer into a sequential iterator over its items.
+    fn into_iter(self) -> Self::IntoIter;
+
+    /// The smallest piece the driver should split this producer into (default 1).
+    fn min_len(&self) -> usize {
+        1
+    }
+
+    /// The largest piece the driver should leave unsplit (default `usize::MAX`).
+    fn max_len(&self) -> usize {
+        usize::MAX
+    }
+
+    /// Splits into the items before `index` and the items from `index` on.
+    fn split_at(self, index: usize) -> (Self, Self);
+
+    /// Feeds every item to `folder`; override when a faster loop than `into_iter` exists.
+    fn fold_with<F>(self, folder: F) -> F
+    where
+        F: Folder<Self::Item>,
+    {
+        folder.consume_iter(self.into_iter())
+    }
+}
+
+/// A splittable source whose length is unknown: it splits "somewhere", or declines.
+///
+/// ```
+/// use weft::iter::plumbing::{Folder, UnindexedProducer};
+///
+/// struct Evens(std::ops::Range<u32>);
+/// impl UnindexedProducer for Evens {
+///     type Item = u32;
+///     fn split(self) -> (Self, Option<Self>) {
+///         let mid = self.0.start + (self.0.end - self.0.start) / 2;
+///         if self.0.len() < 2 {
+///             return (self, None);
+///         }
+///         (Evens(self.0.start..mid), Some(Evens(mid..self.0.end)))
+///     }
+///     fn fold_with<F: Folder<u32>>(self, folder: F) -> F {
+///         folder.consume_iter(self.0.filter(|x| x % 2 == 0))
+///     }
+/// }
+/// let (left, right) = Evens(0..10).split();
+/// assert_eq!(left.0, 0..5);
+/// assert_eq!(right.unwrap().0, 5..10);
+/// ```
+pub trait UnindexedProducer: Send + Sized {
+    /// The type of item produced.
+    type Item;
+
+    /// Splits into two producers, or returns `(self, None)` if it will not split further.
+    fn split(self) -> (Self, Option<Self>);
+
+    /// Feeds every item to `folder`.
+    fn fold_with<F>(self, folder: F) -> F
+    where
+        F: Folder<Self::Item>;
+}
+
+/// The sink side of a parallel computation: splits alongside the producer, folds its piece
+/// sequentially, and its [`Reducer`] joins the results of neighbouring pieces.
+///
+/// ```
+/// use weft::iter::plumbing::{Consumer, Folder, Reducer};
+/// use weft::prelude::*;
+///
+/// // Every built-in consumer is reached through a parallel iterator's terminal method.
+/// assert_eq!((1..=4).into_par_iter().map(|x| x * 10).sum::<i32>(), 100);
+/// ```
+pub trait Consumer<Item>: Send + Sized {
+    /// The sequential folder this consumer becomes.
+    type Folder: Folder<Item, Result = Self::Result>;
+    /// The reducer that combines the results of the two halves of a split.
+    type Reducer: Reducer<Self::Result>;
+    /// The result of consuming items.
+    type Result: Send;
+
+    /// Splits into consumers for the items before and from `index`, and their reducer.
+    fn split_at(self, index: usize) -> (Self, Self, Self::Reducer);
+
+    /// Turns into a folder that consumes items one piece at a time.
+    fn into_folder(self) -> Self::Folder;
+
+    /// True when no more items are wanted (e.g. `find_any` has found one).
+    fn full(&self) -> bool;
+}
+
+/// A consumer that can also split without an index, for unindexed producers.
+pub trait UnindexedConsumer<I>: Consumer<I> {
+    /// Splits off a consumer for items that come before whatever `self` will consume.
+    fn split_off_left(&self) -> Self;
+
+    /// A reducer for combining the result of `split_off_left` (left) with `self` (right).
+    fn to_reducer(&self) -> Self::Reducer;
+}
+
+/// The sequential end of a consumer: takes items one by one (or an iterator at once).
+///
+/// ```
+/// use weft::iter::plumbing::Folder;
+///
+/// struct SumFolder(u64);
+/// impl Folder<u64> for SumFolder {
+///     type Result = u64;
+///     fn consume(self, item: u64) -> Self {
+///         SumFolder(self.0 + item)
+///     }
+///     fn complete(self) -> u64 {
+///         self.0
+///     }
+///     fn full(&self) -> bool {
+///         false
+///     }
+/// }
+/// assert_eq!(SumFolder(0).consume_iter(1..=10).complete(), 55);
+/// ```
+pub trait Folder<Item>: Sized {
+    /// The result of folding.
+    type Result;
+
+    /// Consumes one item.
+    fn consume(self, item: Item) -> Self;
+
+    /// Consumes items until the iterator ends or the folder is [`full`](Folder::full).
+    /// Folders with a faster whole-iterator loop override this.
+    fn consume_iter<I>(self, iter: I) -> Self
+    where
+        I: IntoIterator<Item = Item>,
+    {
+        if self.full() {
+            return self;
+        }
+        let step = |folder: Self, item| {
+            let folder = folder.consume(item);
+            if folder.full() {
+                ControlFlow::Break(folder)
+            } else {
+                ControlFlow::Continue(folder)
+            }
+        };
+        match iter.into_iter().try_fold(self, step) {
+            ControlFlow::Break(folder) | ControlFlow::Continue(folder) => folder,
+        }
+    }
+
+    /// Finishes folding and returns the result.
+    fn complete(self) -> Self::Result;
+
+    /// True when no more items are wanted.
+    fn full(&self) -> bool;
+}
+
+/// Combines the results of two neighbouring pieces; `left` came first in iteration order.
+///
+/// ```
+/// use weft::iter::plumbing::Reducer;
+///
+/// struct Concat;
+/// impl Reducer<String> for Concat {
+///     fn reduce(self, mut left: String, right: String) -> String {
+///         left.push_str(&right);
+///         left
+///     }
+/// }
+/// assert_eq!(Concat.reduce("ab".into(), "cd".into()), "abcd");
+/// ```
+pub trait Reducer<Result> {
+    /// Combines `left` and `right` into one result, keeping their order.
+    fn reduce(self, left: Result, right: Result) -> Result;
+}
+
+/// A generic closure over a producer: how an indexed iterator hands its producer out
+/// (see `with_producer` on `IndexedParallelIterator`). Sources that own their data (`Vec`)
+/// need it, since the producer borrows from their stack frame.
+///
+/// ```
+/// use weft::iter::plumbing::{Producer, ProducerCallback};
+/// use weft::prelude::*;
+///
+/// struct FirstItem;
+/// impl<T> ProducerCallback<T> for FirstItem {
+///     type Output = Option<T>;
+///     fn callback<P: Producer<Item = T>>(self, producer: P) -> Option<T> {
+///         producer.into_iter().next()
+///     }
+/// }
+/// assert_eq!((7..10).into_par_iter().with_producer(FirstItem), Some(7));
+/// ```
+pub trait ProducerCallback<T> {
+    /// What the callback returns.
+    type Output;
+
+    /// Runs with the producer.
+    fn callback<P>(self, producer: P) -> Self::Output
+    where
+        P: Producer<Item = T>;
+}

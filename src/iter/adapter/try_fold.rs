@@ -1,0 +1,223 @@
+//! `try_fold` and `try_fold_with`: like `fold`, but a piece stops folding at the first
+//! early exit (`None`, `Err`, `Break`) and yields it.
+
+use std::fmt;
+use std::ops::ControlFlow;
+
+use super::state::{CloneState, InitState, StateSource};
+use crate::iter::plumbing::*;
+use crate::iter::private::Try;
+use crate::iter::ParallelIterator;
+
+/// The iterator returned by [`ParallelIterator::try_fold`].
+///
+/// ```
+/// use weft::prelude::*;
+///
+/// let sums: Option<u8> = (1..=10u8).into_par_iter().try_fold(|| 0u8, u8::checked_add).try_reduce(|| 0, u8::checked_add);
+/// assert_eq!(sums, Some(55));
+/// ```
+#[must_use = "iterator adapters are lazy and do nothing unless consumed"]
+#[derive(Clone)]
+pub struct TryFold<I, ID, F> {
+    base: I,
+    identity: ID,
+    fold_op: F,
+}
+
+impl<I: fmt::Debug, ID, F> fmt::Debug for TryFold<I, ID, F> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("TryFold").field("base", &self.base).finish()
+    }
+}
+
+impl<I, ID, F> TryFold<I, ID, F> {
+    pub(crate) fn new(base: I, identity: ID, fold_op: F) -> Self {
+        TryFold {
+            base,
+            identity,
+            fold_op,
+        }
+    }
+}
+
+impl<U, R, I, ID, F> ParallelIterator for TryFold<I, ID, F>
+where
+    I: ParallelIterator,
+    F: Fn(U, I::Item) -> R + Sync + Send,
+    ID: Fn() -> U + Sync + Send,
+    R: Try<Output = U> + Send,
+{
+    type Item = R;
+
+    fn drive_unindexed<C: UnindexedConsumer<R>>(self, consumer: C) -> C::Result {
+        let (source, op) = (InitState(&self.identity), &self.fold_op);
+        self.base.drive_unindexed(TryFoldConsumer {
+            base: consumer,
+            source,
+            op,
+        })
+    }
+}
+
+/// The iterator returned by [`ParallelIterator::try_fold_with`].
+///
+/// ```
+/// use weft::prelude::*;
+///
+/// let r: Result<u32, String> = (1..=4u32).into_par_iter()
+///     .try_fold_with(0, |acc, x| if x < 10 { Ok(acc + x) } else { Err("big".into()) })
+///     .try_reduce(|| 0, |a, b| Ok(a + b));
+/// assert_eq!(r, Ok(10));
+/// ```
+#[must_use = "iterator adapters are lazy and do nothing unless consumed"]
+#[derive(Clone)]
+pub struct TryFoldWith<I, U, F> {
+    base: I,
+    item: U,
+    fold_op: F,
+}
+
+impl<I: fmt::Debug, U: fmt::Debug, F> fmt::Debug for TryFoldWith<I, U, F> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("TryFoldWith")
+            .field("base", &self.base)
+            .field("item", &self.item)
+            .finish()
+    }
+}
+
+impl<I, U, F> TryFoldWith<I, U, F> {
+    pub(crate) fn new(base: I, item: U, fold_op: F) -> Self {
+        TryFoldWith {
+            base,
+            item,
+            fold_op,
+        }
+    }
+}
+
+impl<U, R, I, F> ParallelIterator for TryFoldWith<I, U, F>
+where
+    I: ParallelIterator,
+    F: Fn(U, I::Item) -> R + Sync + Send,
+    U: Send + Clone,
+    R: Try<Output = U> + Send,
+{
+    type Item = R;
+
+    fn drive_unindexed<C: UnindexedConsumer<R>>(self, consumer: C) -> C::Result {
+        let (source, op) = (CloneState(self.item), &self.fold_op);
+        self.base.drive_unindexed(TryFoldConsumer {
+            base: consumer,
+            source,
+            op,
+        })
+    }
+}
+
+struct TryFoldConsumer<'f, C, S, F> {
+    base: C,
+    source: S,
+    op: &'f F,
+}
+
+impl<'f, T, R, C, S, F> Consumer<T> for TryFoldConsumer<'f, C, S, F>
+where
+    C: Consumer<R>,
+    S: StateSource,
+    F: Fn(S::State, T) -> R + Sync,
+    R: Try<Output = S::State> + Send,
+{
+    type Folder = TryFoldFolder<'f, C, R, F>;
+    type Reducer = C::Reducer;
+    type Result = C::Result;
+
+    fn split_at(self, index: usize) -> (Self, Self, C::Reducer) {
+        let (left, right, reducer) = self.base.split_at(index);
+        let (op, left_source) = (self.op, self.source.split());
+        let left = TryFoldConsumer {
+            base: left,
+            source: left_source,
+            op,
+        };
+        (
+            left,
+            TryFoldConsumer {
+                base: right,
+                source: self.source,
+                op,
+            },
+            reducer,
+        )
+    }
+
+    fn into_folder(self) -> Self::Folder {
+        let acc = ControlFlow::Continue(self.source.into_state());
+        TryFoldFolder {
+            base: self.base,
+            acc,
+            op: self.op,
+        }
+    }
+
+    fn full(&self) -> bool {
+        self.base.full()
+    }
+}
+
+impl<T, R, C, S, F> UnindexedConsumer<T> for TryFoldConsumer<'_, C, S, F>
+where
+    C: UnindexedConsumer<R>,
+    S: StateSource,
+    F: Fn(S::State, T) -> R + Sync,
+    R: Try<Output = S::State> + Send,
+{
+    fn split_off_left(&self) -> Self {
+        let (base, source) = (self.base.split_off_left(), self.source.split());
+        TryFoldConsumer {
+            base,
+            source,
+            op: self.op,
+        }
+    }
+
+    fn to_reducer(&self) -> C::Reducer {
+        self.base.to_reducer()
+    }
+}
+
+struct TryFoldFolder<'f, C, R: Try, F> {
+    base: C,
+    acc: ControlFlow<R::Residual, R::Output>,
+    op: &'f F,
+}
+
+impl<T, R, C, F> Folder<T> for TryFoldFolder<'_, C, R, F>
+where
+    C: Consumer<R>,
+    F: Fn(R::Output, T) -> R,
+    R: Try,
+{
+    type Result = C::Result;
+
+    fn consume(self, item: T) -> Self {
+        let acc = match self.acc {
+            ControlFlow::Continue(value) => (self.op)(value, item).branch(),
+            stopped => stopped,
+        };
+        TryFoldFolder { acc, ..self }
+    }
+
+    fn complete(self) -> C::Result {
+        let result = match self.acc {
+            ControlFlow::Continue(value) => R::from_output(value),
+            ControlFlow::Break(residual) => R::from_residual(residual),
+        };
+        self.base.into_folder().consume(result).complete()
+    }
+
+    fn full(&self) -> bool {
+        self.acc.is_break() || self.base.full()
+    }
+}

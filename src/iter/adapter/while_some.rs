@@ -1,0 +1,137 @@
+//! `while_some`: items of `Option<T>`, stopping everywhere at the first `None` seen.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use crate::iter::plumbing::*;
+use crate::iter::ParallelIterator;
+
+/// The iterator returned by [`ParallelIterator::while_some`]. Items after a `None` may or
+/// may not be produced (other pieces stop as soon as they notice).
+///
+/// ```
+/// use weft::prelude::*;
+///
+/// let v: Vec<i32> = vec![Some(1), Some(2), None, Some(4)].into_par_iter().while_some().collect();
+/// assert!(v.len() < 4 && v.iter().all(|x| [1, 2, 4].contains(x)));
+/// let all: Vec<i32> = vec![Some(1), Some(2)].into_par_iter().while_some().collect();
+/// assert_eq!(all, [1, 2]);
+/// ```
+#[must_use = "iterator adapters are lazy and do nothing unless consumed"]
+#[derive(Debug, Clone)]
+pub struct WhileSome<I> {
+    base: I,
+}
+
+impl<I> WhileSome<I> {
+    pub(crate) fn new(base: I) -> Self {
+        WhileSome { base }
+    }
+}
+
+impl<I, T> ParallelIterator for WhileSome<I>
+where
+    I: ParallelIterator<Item = Option<T>>,
+    T: Send,
+{
+    type Item = T;
+
+    fn drive_unindexed<C: UnindexedConsumer<T>>(self, consumer: C) -> C::Result {
+        let stop = AtomicBool::new(false);
+        self.base.drive_unindexed(WhileSomeConsumer {
+            base: consumer,
+            stop: &stop,
+        })
+    }
+}
+
+struct WhileSomeConsumer<'s, C> {
+    base: C,
+    stop: &'s AtomicBool,
+}
+
+/// Whether some piece has seen a `None`.
+fn stopped(stop: &AtomicBool) -> bool {
+    // ORDERING: a stop hint only, nothing is published through it: Relaxed suffices.
+    // Pairs with the Relaxed store in `WhileSomeFolder::consume_iter`.
+    stop.load(Ordering::Relaxed)
+}
+
+impl<'s, T, C: Consumer<T>> Consumer<Option<T>> for WhileSomeConsumer<'s, C> {
+    type Folder = WhileSomeFolder<'s, C::Folder>;
+    type Reducer = C::Reducer;
+    type Result = C::Result;
+
+    fn split_at(self, index: usize) -> (Self, Self, C::Reducer) {
+        let (left, right, reducer) = self.base.split_at(index);
+        let stop = self.stop;
+        (
+            WhileSomeConsumer { base: left, stop },
+            WhileSomeConsumer { base: right, stop },
+            reducer,
+        )
+    }
+
+    fn into_folder(self) -> Self::Folder {
+        WhileSomeFolder {
+            base: self.base.into_folder(),
+            stop: self.stop,
+        }
+    }
+
+    fn full(&self) -> bool {
+        stopped(self.stop) || self.base.full()
+    }
+}
+
+impl<T, C: UnindexedConsumer<T>> UnindexedConsumer<Option<T>> for WhileSomeConsumer<'_, C> {
+    fn split_off_left(&self) -> Self {
+        WhileSomeConsumer {
+            base: self.base.split_off_left(),
+            stop: self.stop,
+        }
+    }
+
+    fn to_reducer(&self) -> C::Reducer {
+        self.base.to_reducer()
+    }
+}
+
+struct WhileSomeFolder<'s, C> {
+    base: C,
+    stop: &'s AtomicBool,
+}
+
+impl<T, C: Folder<T>> Folder<Option<T>> for WhileSomeFolder<'_, C> {
+    type Result = C::Result;
+
+    fn consume(self, item: Option<T>) -> Self {
+        self.consume_iter(Some(item))
+    }
+
+    fn consume_iter<I: IntoIterator<Item = Option<T>>>(self, iter: I) -> Self {
+        let stop = self.stop;
+        let mut items = iter.into_iter();
+        // The flag is checked *before* pulling: an item already produced upstream (whose
+        // closure may have had effects, as in `take_any`) is never thrown away.
+        let pulled = std::iter::from_fn(|| if stopped(stop) { None } else { items.next() });
+        let somes = pulled.map_while(|item| {
+            if item.is_none() {
+                // ORDERING: see `stopped`.
+                stop.store(true, Ordering::Relaxed);
+            }
+            item
+        });
+        WhileSomeFolder {
+            base: self.base.consume_iter(somes),
+            stop,
+        }
+    }
+
+    fn complete(self) -> C::Result {
+        self.base.complete()
+    }
+
+    fn full(&self) -> bool {
+        stopped(self.stop) || self.base.full()
+    }
+}

@@ -1,0 +1,216 @@
+//! Collecting: into a `Vec`'s spare capacity when the length is known, otherwise into a
+//! list of per-leaf vectors that keeps the items in order.
+
+mod write_slots; // the one unsafe part: items written into uninitialised capacity
+
+use std::collections::LinkedList;
+
+use crate::iter::ParallelIterator;
+use crate::plumbing::{Consumer, Folder, Reducer, UnindexedConsumer};
+pub(crate) use write_slots::{WriteSlots, WrittenSlots};
+
+/// Appends exactly `len` items to `vec`: `drive` runs a consumer over its spare capacity.
+///
+/// Panics if the iterator yields a different number of items than `len`.
+pub(crate) fn extend_vec_exact<T, D>(vec: &mut Vec<T>, len: usize, drive: D)
+where
+    T: Send,
+    D: for<'c> FnOnce(WriteSlots<'c, T>) -> WrittenSlots<'c, T>,
+{
+    vec.reserve(len);
+    let old_len = vec.len();
+    let written = drive(WriteSlots::new(&mut vec.spare_capacity_mut()[..len]));
+    let actual = written.len();
+    assert!(
+        actual == len,
+        "expected {len} items from an indexed parallel iterator, but got {actual}"
+    );
+    written.release_ownership();
+    // SAFETY: `written` covered the `len` slots after `old_len` and held an initialised item
+    // in each (count checked above; the merge only counts contiguous full runs); its
+    // ownership was just released, so the vector now owns them exactly once.
+    unsafe { vec.set_len(old_len + len) };
+}
+
+/// Runs any parallel iterator into a list of vectors whose concatenation is in order.
+pub(crate) fn collect_vec_list<I>(par_iter: I) -> LinkedList<Vec<I::Item>>
+where
+    I: ParallelIterator,
+{
+    par_iter.drive_unindexed(VecListConsumer)
+}
+
+/// Appends the items of any parallel iterator to `vec`, in order.
+pub(crate) fn extend_vec<I>(vec: &mut Vec<I::Item>, par_iter: I)
+where
+    I: ParallelIterator,
+{
+    match par_iter.opt_len() {
+        Some(len) => extend_vec_exact(vec, len, |slots| par_iter.drive_unindexed(slots)),
+        None => {
+            let list = collect_vec_list(par_iter);
+            vec.reserve(list.iter().map(Vec::len).sum());
+            for mut piece in list {
+                vec.append(&mut piece);
+            }
+        }
+    }
+}
+
+/// Each leaf collects into a `Vec`; neighbouring results are linked in order.
+struct VecListConsumer;
+
+/// The folder of [`VecListConsumer`].
+struct VecListFolder<T> {
+    items: Vec<T>,
+}
+
+/// Appends the right list to the left one.
+struct ListAppend;
+
+impl<T: Send> Consumer<T> for VecListConsumer {
+    type Folder = VecListFolder<T>;
+    type Reducer = ListAppend;
+    type Result = LinkedList<Vec<T>>;
+
+    fn split_at(self, _index: usize) -> (Self, Self, ListAppend) {
+        (VecListConsumer, VecListConsumer, ListAppend)
+    }
+
+    fn into_folder(self) -> VecListFolder<T> {
+        VecListFolder { items: Vec::new() }
+    }
+
+    fn full(&self) -> bool {
+        false
+    }
+}
+
+impl<T: Send> UnindexedConsumer<T> for VecListConsumer {
+    fn split_off_left(&self) -> Self {
+        VecListConsumer
+    }
+
+    fn to_reducer(&self) -> ListAppend {
+        ListAppend
+    }
+}
+
+impl<T> Folder<T> for VecListFolder<T> {
+    type Result = LinkedList<Vec<T>>;
+
+    fn consume(mut self, item: T) -> Self {
+        self.items.push(item);
+        self
+    }
+
+    fn consume_iter<I: IntoIterator<Item = T>>(mut self, iter: I) -> Self {
+        self.items.extend(iter);
+        self
+    }
+
+    fn complete(self) -> LinkedList<Vec<T>> {
+        let mut list = LinkedList::new();
+        if !self.items.is_empty() {
+            list.push_back(self.items);
+        }
+        list
+    }
+
+    fn full(&self) -> bool {
+        false
+    }
+}
+
+impl<T> Reducer<LinkedList<T>> for ListAppend {
+    fn reduce(self, mut left: LinkedList<T>, mut right: LinkedList<T>) -> LinkedList<T> {
+        left.append(&mut right);
+        left
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::panic::{catch_unwind, AssertUnwindSafe};
+
+    use crate::iter::{IntoParallelIterator, ParallelIterator};
+    use crate::plumbing::UnindexedConsumer;
+
+    /// Claims a length it does not have: collecting must panic, never write out of bounds.
+    struct WrongLength {
+        real: usize,
+        claimed: usize,
+    }
+
+    impl ParallelIterator for WrongLength {
+        type Item = String;
+
+        fn drive_unindexed<C: UnindexedConsumer<String>>(self, consumer: C) -> C::Result {
+            (0..self.real)
+                .into_par_iter()
+                .map(|i| i.to_string())
+                .drive_unindexed(consumer)
+        }
+
+        fn opt_len(&self) -> Option<usize> {
+            Some(self.claimed)
+        }
+    }
+
+    /// Runs `test` inside an explicit pool.
+    fn in_pool<R: Send>(test: impl FnOnce() -> R + Send) -> R {
+        crate::ThreadPoolBuilder::new()
+            .num_threads(3)
+            .build()
+            .unwrap()
+            .install(test)
+    }
+
+    #[test]
+    fn too_few_items_is_a_clear_panic() {
+        let short = || {
+            WrongLength {
+                real: 5,
+                claimed: 10,
+            }
+            .collect::<Vec<_>>()
+        };
+        let result = catch_unwind(AssertUnwindSafe(|| in_pool(short)));
+        let message = *result.unwrap_err().downcast::<String>().unwrap();
+        assert!(message.contains("expected 10 items"), "{message}");
+    }
+
+    #[test]
+    fn too_many_items_is_a_clear_panic() {
+        let long = || {
+            WrongLength {
+                real: 50,
+                claimed: 30,
+            }
+            .collect::<Vec<_>>()
+        };
+        let result = catch_unwind(AssertUnwindSafe(|| in_pool(long)));
+        assert!(result.is_err());
+    }
+
+    #[test]
+    fn collect_keeps_order_and_extends_after_existing_items() {
+        in_pool(collect_in_order);
+    }
+
+    fn collect_in_order() {
+        let mut v = vec![String::from("start")];
+        v.par_extend((0..1000).into_par_iter().map(|i| i.to_string()));
+        let expected: Vec<String> = std::iter::once("start".to_string())
+            .chain((0..1000).map(|i| i.to_string()))
+            .collect();
+        assert_eq!(v, expected);
+        let unindexed: Vec<i32> = (0..1000).into_par_iter().filter(|x| x % 7 == 0).collect();
+        assert_eq!(
+            unindexed,
+            (0..1000).filter(|x| x % 7 == 0).collect::<Vec<_>>()
+        );
+    }
+
+    use crate::iter::ParallelExtend;
+}

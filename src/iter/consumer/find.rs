@@ -1,0 +1,339 @@
+//! `find_map_any`, `find_map_first` and `find_map_last` (and through them every `find_*`,
+//! `position_*`, `any` and `all`).
+//!
+//! `any`: one shared flag; every piece stops once it is set.
+//!
+//! `first`/`last`: every consumer owns a slice `[low, high)` of an abstract position space
+//! (`0..usize::MAX` at the root); splitting halves it, so positions grow in iteration
+//! order. A piece that finds a match records its `low` (first) or `high` (last) in a shared
+//! best-so-far; a piece whose whole slice lies after the best (first) or before it (last)
+//! can no longer matter and reports `full`. Results are combined by the reducer in order,
+//! so the answer is the sequentially first (last) match even when position slices run out.
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+use crate::iter::ParallelIterator;
+use crate::plumbing::{Consumer, Folder, Reducer, UnindexedConsumer};
+
+pub(crate) fn find_map_any<I, R>(par_iter: I) -> Option<R>
+where
+    I: ParallelIterator<Item = Option<R>>,
+    R: Send,
+{
+    let found = AtomicBool::new(false);
+    par_iter.drive_unindexed(FindAny { found: &found })
+}
+
+struct FindAny<'f> {
+    found: &'f AtomicBool,
+}
+
+impl FindAny<'_> {
+    fn found(&self) -> bool {
+        // ORDERING: a stop hint; the value itself travels through the results, so Relaxed
+        // suffices. Pairs with the Relaxed store in `FindAnyFolder::consume_iter`.
+        self.found.load(Ordering::Relaxed)
+    }
+}
+
+impl<'f, R: Send> Consumer<Option<R>> for FindAny<'f> {
+    type Folder = FindAnyFolder<'f, R>;
+    type Reducer = FirstSome;
+    type Result = Option<R>;
+
+    fn split_at(self, _index: usize) -> (Self, Self, FirstSome) {
+        (FindAny { found: self.found }, self, FirstSome)
+    }
+
+    fn into_folder(self) -> Self::Folder {
+        FindAnyFolder {
+            found: self.found,
+            item: None,
+        }
+    }
+
+    fn full(&self) -> bool {
+        self.found()
+    }
+}
+
+impl<R: Send> UnindexedConsumer<Option<R>> for FindAny<'_> {
+    fn split_off_left(&self) -> Self {
+        FindAny { found: self.found }
+    }
+
+    fn to_reducer(&self) -> FirstSome {
+        FirstSome
+    }
+}
+
+struct FindAnyFolder<'f, R> {
+    found: &'f AtomicBool,
+    item: Option<R>,
+}
+
+impl<R> Folder<Option<R>> for FindAnyFolder<'_, R> {
+    type Result = Option<R>;
+
+    fn consume(self, item: Option<R>) -> Self {
+        self.consume_iter(Some(item))
+    }
+
+    fn consume_iter<I: IntoIterator<Item = Option<R>>>(mut self, iter: I) -> Self {
+        let found = self.found;
+        // ORDERING: see `FindAny::found`.
+        let mut unfinished = iter
+            .into_iter()
+            .take_while(|_| !found.load(Ordering::Relaxed));
+        self.item = unfinished.find_map(|item| item);
+        if self.item.is_some() {
+            found.store(true, Ordering::Relaxed);
+        }
+        self
+    }
+
+    fn complete(self) -> Option<R> {
+        self.item
+    }
+
+    fn full(&self) -> bool {
+        // ORDERING: see `FindAny::found`.
+        self.item.is_some() || self.found.load(Ordering::Relaxed)
+    }
+}
+
+/// Keeps the left result if it has one.
+pub(crate) struct FirstSome;
+
+impl<R> Reducer<Option<R>> for FirstSome {
+    fn reduce(self, left: Option<R>, right: Option<R>) -> Option<R> {
+        left.or(right)
+    }
+}
+
+/// Keeps the right result if it has one.
+pub(crate) struct LastSome;
+
+impl<R> Reducer<Option<R>> for LastSome {
+    fn reduce(self, left: Option<R>, right: Option<R>) -> Option<R> {
+        right.or(left)
+    }
+}
+
+pub(crate) fn find_map_first<I, R>(par_iter: I) -> Option<R>
+where
+    I: ParallelIterator<Item = Option<R>>,
+    R: Send,
+{
+    let best = AtomicUsize::new(usize::MAX);
+    par_iter.drive_unindexed(FindInOrder {
+        low: 0,
+        high: usize::MAX,
+        best: &best,
+        last: false,
+    })
+}
+
+pub(crate) fn find_map_last<I, R>(par_iter: I) -> Option<R>
+where
+    I: ParallelIterator<Item = Option<R>>,
+    R: Send,
+{
+    let best = AtomicUsize::new(0);
+    par_iter.drive_unindexed(FindInOrder {
+        low: 0,
+        high: usize::MAX,
+        best: &best,
+        last: true,
+    })
+}
+
+#[derive(Clone, Copy)]
+/// Owns positions `[low, high)`; `best` is the lowest `low` (first) or highest `high`
+/// (last) of a piece that found a match.
+struct FindInOrder<'b> {
+    low: usize,
+    high: usize,
+    best: &'b AtomicUsize,
+    last: bool,
+}
+
+impl FindInOrder<'_> {
+    /// Whether a piece entirely before (first) or after (last) us has already found one.
+    fn beaten(low: usize, high: usize, best: &AtomicUsize, last: bool) -> bool {
+        // ORDERING: a pruning hint; results travel through the reducers, so Relaxed
+        // suffices. Pairs with the Relaxed `fetch_min`/`fetch_max` in `record`.
+        let best = best.load(Ordering::Relaxed);
+        if last {
+            best > high
+        } else {
+            best < low
+        }
+    }
+
+    fn halves(&self) -> (Self, Self) {
+        let mid = self.low + (self.high - self.low) / 2;
+        let (best, last) = (self.best, self.last);
+        (
+            FindInOrder {
+                low: self.low,
+                high: mid,
+                best,
+                last,
+            },
+            FindInOrder {
+                low: mid,
+                high: self.high,
+                best,
+                last,
+            },
+        )
+    }
+}
+
+impl<'b, R: Send> Consumer<Option<R>> for FindInOrder<'b> {
+    type Folder = FindInOrderFolder<'b, R>;
+    type Reducer = FindReducer;
+    type Result = Option<R>;
+
+    fn split_at(self, _index: usize) -> (Self, Self, FindReducer) {
+        let (left, right) = self.halves();
+        (left, right, FindReducer { last: self.last })
+    }
+
+    fn into_folder(self) -> Self::Folder {
+        FindInOrderFolder {
+            consumer: self,
+            item: None,
+        }
+    }
+
+    fn full(&self) -> bool {
+        Self::beaten(self.low, self.high, self.best, self.last)
+    }
+}
+
+impl<R: Send> UnindexedConsumer<Option<R>> for FindInOrder<'_> {
+    fn split_off_left(&self) -> Self {
+        // `self` keeps the upper half; the caller drives the returned consumer on the left.
+        let (left, _) = self.halves();
+        left
+    }
+
+    fn to_reducer(&self) -> FindReducer {
+        FindReducer { last: self.last }
+    }
+}
+
+/// Combines two pieces' matches keeping the first (or last) in iteration order.
+pub(crate) struct FindReducer {
+    last: bool,
+}
+
+impl<R> Reducer<Option<R>> for FindReducer {
+    fn reduce(self, left: Option<R>, right: Option<R>) -> Option<R> {
+        if self.last {
+            LastSome.reduce(left, right)
+        } else {
+            FirstSome.reduce(left, right)
+        }
+    }
+}
+
+struct FindInOrderFolder<'b, R> {
+    consumer: FindInOrder<'b>,
+    item: Option<R>,
+}
+
+impl<R> FindInOrderFolder<'_, R> {
+    fn record(&self) {
+        let FindInOrder {
+            low,
+            high,
+            best,
+            last,
+        } = self.consumer;
+        // ORDERING: see `FindInOrder::beaten`.
+        if last {
+            best.fetch_max(high, Ordering::Relaxed);
+        } else {
+            best.fetch_min(low, Ordering::Relaxed);
+        }
+    }
+}
+
+impl<R> Folder<Option<R>> for FindInOrderFolder<'_, R> {
+    type Result = Option<R>;
+
+    fn consume(self, item: Option<R>) -> Self {
+        self.consume_iter(Some(item))
+    }
+
+    fn consume_iter<I: IntoIterator<Item = Option<R>>>(mut self, iter: I) -> Self {
+        let FindInOrder {
+            low,
+            high,
+            best,
+            last,
+        } = self.consumer;
+        let mut live = iter
+            .into_iter()
+            .take_while(|_| !FindInOrder::beaten(low, high, best, last));
+        let found = if last {
+            live.flatten().last()
+        } else {
+            live.find_map(|item| item)
+        };
+        if found.is_some() {
+            self.item = found;
+            self.record();
+        }
+        self
+    }
+
+    fn complete(self) -> Option<R> {
+        self.item
+    }
+
+    fn full(&self) -> bool {
+        let FindInOrder {
+            low,
+            high,
+            best,
+            last,
+        } = self.consumer;
+        (!last && self.item.is_some()) || FindInOrder::beaten(low, high, best, last)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::iter::{IntoParallelIterator, ParallelIterator};
+    use crate::ThreadPoolBuilder;
+
+    #[test]
+    fn first_and_last_are_sequential_answers_on_any_pool() {
+        let n = 100_003u64;
+        let pick = |x: &u64| x.wrapping_mul(2_654_435_761) % 1009 == 3;
+        let first = (0..n).find(pick);
+        let last = (0..n).rev().find(pick);
+        for threads in [1, 2, 3, 8] {
+            let pool = ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            pool.install(|| {
+                for _ in 0..20 {
+                    assert_eq!((0..n).into_par_iter().find_first(pick), first);
+                    assert_eq!((0..n).into_par_iter().find_last(pick), last);
+                    let unindexed = (0..n).into_par_iter().filter(|x| x % 2 == 1);
+                    let odd_first = (0..n).filter(|x| x % 2 == 1).find(pick);
+                    assert_eq!(unindexed.find_first(pick), odd_first);
+                }
+                let found = (0..n).into_par_iter().find_any(pick).unwrap();
+                assert!(pick(&found));
+                assert_eq!((0..n).into_par_iter().find_first(|_| false), None);
+            });
+        }
+    }
+}

@@ -1,0 +1,505 @@
+//! The `IndexedParallelIterator` trait: parallel iterators with a known length whose items
+//! can be addressed by index (and so zipped, enumerated, split at a position).
+
+use std::cmp::Ordering;
+
+use crate::iter::adapter::*;
+use crate::iter::consumer::{self, Which};
+use crate::iter::{IntoParallelIterator, ParallelIterator};
+use crate::plumbing::{Consumer, ProducerCallback};
+
+/// A [`ParallelIterator`] that knows its length and can hand out a
+/// [`Producer`](crate::iter::plumbing::Producer) splittable at any index.
+///
+/// ```
+/// use weft::prelude::*;
+///
+/// let v = vec![10, 20, 30];
+/// assert_eq!(v.par_iter().len(), 3);
+/// ```
+#[allow(clippy::len_without_is_empty)] // as in Rayon: emptiness is `len() == 0`
+pub trait IndexedParallelIterator: ParallelIterator {
+    /// Drives every item into an indexed `consumer` (usually via
+    /// [`bridge`](crate::iter::plumbing::bridge)).
+    fn drive<C>(self, consumer: C) -> C::Result
+    where
+        C: Consumer<Self::Item>;
+
+    /// The exact number of items.
+    ///
+    /// ```
+    /// use weft::prelude::*;
+    ///
+    /// assert_eq!((5..25).into_par_iter().len(), 20);
+    /// ```
+    fn len(&self) -> usize;
+
+    /// Calls `callback` with this iterator's producer.
+    fn with_producer<CB>(self, callback: CB) -> CB::Output
+    where
+        CB: ProducerCallback<Self::Item>;
+
+    /// Collects into `target`, replacing its contents and reusing its allocation. The items
+    /// are written straight into the vector's buffer, in order.
+    ///
+    /// ```
+    /// use weft::prelude::*;
+    ///
+    /// let mut v = vec![9; 2];
+    /// (0..4).into_par_iter().map(|x| x * x).collect_into_vec(&mut v);
+    /// assert_eq!(v, [0, 1, 4, 9]);
+    /// ```
+    fn collect_into_vec(self, target: &mut Vec<Self::Item>) {
+        consumer::collect_into_vec(self, target)
+    }
+
+    /// Unzips pairs into two vectors, replacing their contents, in order.
+    ///
+    /// ```
+    /// use weft::prelude::*;
+    ///
+    /// let (mut a, mut b) = (vec![], vec![]);
+    /// (0..3).into_par_iter().map(|x| (x, x * x)).unzip_into_vecs(&mut a, &mut b);
+    /// assert_eq!((a, b), (vec![0, 1, 2], vec![0, 1, 4]));
+    /// ```
+    fn unzip_into_vecs<A, B>(self, left: &mut Vec<A>, right: &mut Vec<B>)
+    where
+        Self: IndexedParallelIterator<Item = (A, B)>,
+        A: Send,
+        B: Send,
+    {
+        (*left, *right) = self.unzip();
+    }
+
+    /// Pairs items with those of `zip_op`; as long as the shorter side.
+    ///
+    /// ```
+    /// use weft::prelude::*;
+    ///
+    /// let v: Vec<(i32, i32)> = (0..3).into_par_iter().zip(10..20).collect();
+    /// assert_eq!(v, [(0, 10), (1, 11), (2, 12)]);
+    /// ```
+    fn zip<Z>(self, zip_op: Z) -> Zip<Self, Z::Iter>
+    where
+        Z: IntoParallelIterator,
+        Z::Iter: IndexedParallelIterator,
+    {
+        Zip::new(self, zip_op.into_par_iter())
+    }
+
+    /// Like `zip`, but panics if the lengths differ.
+    ///
+    /// ```
+    /// use weft::prelude::*;
+    ///
+    /// let v: Vec<(i32, char)> = (0..2).into_par_iter().zip_eq(vec!['a', 'b']).collect();
+    /// assert_eq!(v, [(0, 'a'), (1, 'b')]);
+    /// ```
+    ///
+    /// ```should_panic
+    /// use weft::prelude::*;
+    ///
+    /// let _ = (0..2).into_par_iter().zip_eq(0..3);
+    /// ```
+    fn zip_eq<Z>(self, zip_op: Z) -> ZipEq<Self, Z::Iter>
+    where
+        Z: IntoParallelIterator,
+        Z::Iter: IndexedParallelIterator,
+    {
+        ZipEq::new(self, zip_op.into_par_iter())
+    }
+
+    /// Alternates items of `self` and `other`, then the rest of the longer one.
+    ///
+    /// ```
+    /// use weft::prelude::*;
+    ///
+    /// let v: Vec<i32> = (0..3).into_par_iter().interleave(10..11).collect();
+    /// assert_eq!(v, [0, 10, 1, 2]);
+    /// ```
+    fn interleave<I>(self, other: I) -> Interleave<Self, I::Iter>
+    where
+        I: IntoParallelIterator<Item = Self::Item>,
+        I::Iter: IndexedParallelIterator<Item = Self::Item>,
+    {
+        Interleave::new(self, other.into_par_iter())
+    }
+
+    /// Groups items into `Vec`s of `chunk_size` (the last may be shorter). Panics if
+    /// `chunk_size` is 0.
+    ///
+    /// ```
+    /// use weft::prelude::*;
+    ///
+    /// let v: Vec<Vec<i32>> = (0..5).into_par_iter().chunks(3).collect();
+    /// assert_eq!(v, [vec![0, 1, 2], vec![3, 4]]);
+    /// ```
+    fn chunks(self, chunk_size: usize) -> Chunks<Self> {
+        Chunks::new(self, chunk_size)
+    }
+
+    /// Lexicographic comparison with another indexed iterator.
+    ///
+    /// ```
+    /// use std::cmp::Ordering;
+    /// use weft::prelude::*;
+    ///
+    /// assert_eq!((0..3).into_par_iter().cmp(0..4), Ordering::Less);
+    /// ```
+    fn cmp<I>(self, other: I) -> Ordering
+    where
+        I: IntoParallelIterator<Item = Self::Item>,
+        I::Iter: IndexedParallelIterator,
+        Self::Item: Ord,
+    {
+        consumer::compare::cmp(self, other)
+    }
+
+    /// Lexicographic partial comparison with another indexed iterator.
+    ///
+    /// ```
+    /// use std::cmp::Ordering;
+    /// use weft::prelude::*;
+    ///
+    /// assert_eq!([1.0, 2.0].par_iter().partial_cmp(&[1.0, 3.0]), Some(Ordering::Less));
+    /// ```
+    fn partial_cmp<I>(self, other: I) -> Option<Ordering>
+    where
+        I: IntoParallelIterator,
+        I::Iter: IndexedParallelIterator,
+        Self::Item: PartialOrd<I::Item>,
+    {
+        consumer::compare::partial_cmp(self, other)
+    }
+
+    /// True if both iterators have equal items and lengths.
+    ///
+    /// ```
+    /// use weft::prelude::*;
+    ///
+    /// assert!((0..3).into_par_iter().eq(vec![0, 1, 2]));
+    /// ```
+    fn eq<I>(self, other: I) -> bool
+    where
+        I: IntoParallelIterator,
+        I::Iter: IndexedParallelIterator,
+        Self::Item: PartialEq<I::Item>,
+    {
+        consumer::compare::eq(self, other)
+    }
+
+    /// `!self.eq(other)`.
+    ///
+    /// ```
+    /// use weft::prelude::*;
+    ///
+    /// assert!((0..3).into_par_iter().ne(0..4));
+    /// ```
+    fn ne<I>(self, other: I) -> bool
+    where
+        I: IntoParallelIterator,
+        I::Iter: IndexedParallelIterator,
+        Self::Item: PartialEq<I::Item>,
+    {
+        !self.eq(other)
+    }
+
+    /// Lexicographically less than `other`.
+    ///
+    /// ```
+    /// use weft::prelude::*;
+    ///
+    /// assert!((0..3).into_par_iter().lt(1..2));
+    /// ```
+    fn lt<I>(self, other: I) -> bool
+    where
+        I: IntoParallelIterator,
+        I::Iter: IndexedParallelIterator,
+        Self::Item: PartialOrd<I::Item>,
+    {
+        self.partial_cmp(other) == Some(Ordering::Less)
+    }
+
+    /// Lexicographically less than or equal to `other`.
+    ///
+    /// ```
+    /// use weft::prelude::*;
+    ///
+    /// assert!((0..3).into_par_iter().le(0..3));
+    /// ```
+    fn le<I>(self, other: I) -> bool
+    where
+        I: IntoParallelIterator,
+        I::Iter: IndexedParallelIterator,
+        Self::Item: PartialOrd<I::Item>,
+    {
+        matches!(
+            self.partial_cmp(other),
+            Some(Ordering::Less | Ordering::Equal)
+        )
+    }
+
+    /// Lexicographically greater than `other`.
+    ///
+    /// ```
+    /// use weft::prelude::*;
+    ///
+    /// assert!((1..3).into_par_iter().gt(0..3));
+    /// ```
+    fn gt<I>(self, other: I) -> bool
+    where
+        I: IntoParallelIterator,
+        I::Iter: IndexedParallelIterator,
+        Self::Item: PartialOrd<I::Item>,
+    {
+        self.partial_cmp(other) == Some(Ordering::Greater)
+    }
+
+    /// Lexicographically greater than or equal to `other`.
+    ///
+    /// ```
+    /// use weft::prelude::*;
+    ///
+    /// assert!((0..3).into_par_iter().ge(0..2));
+    /// ```
+    fn ge<I>(self, other: I) -> bool
+    where
+        I: IntoParallelIterator,
+        I::Iter: IndexedParallelIterator,
+        Self::Item: PartialOrd<I::Item>,
+    {
+        matches!(
+            self.partial_cmp(other),
+            Some(Ordering::Greater | Ordering::Equal)
+        )
+    }
+
+    /// Pairs each item with its index.
+    ///
+    /// ```
+    /// use weft::prelude::*;
+    ///
+    /// let v: Vec<(usize, char)> = vec!['x', 'y'].into_par_iter().enumerate().collect();
+    /// assert_eq!(v, [(0, 'x'), (1, 'y')]);
+    /// ```
+    fn enumerate(self) -> Enumerate<Self> {
+        Enumerate::new(self)
+    }
+
+    /// Every `step`-th item, starting with the first. Panics if `step` is 0.
+    ///
+    /// ```
+    /// use weft::prelude::*;
+    ///
+    /// let v: Vec<i32> = (0..7).into_par_iter().step_by(3).collect();
+    /// assert_eq!(v, [0, 3, 6]);
+    /// ```
+    fn step_by(self, step: usize) -> StepBy<Self> {
+        StepBy::new(self, step)
+    }
+
+    /// Skips the first `n` items.
+    ///
+    /// ```
+    /// use weft::prelude::*;
+    ///
+    /// assert_eq!((0..10).into_par_iter().skip(8).collect::<Vec<_>>(), [8, 9]);
+    /// ```
+    fn skip(self, n: usize) -> Skip<Self> {
+        Skip::new(self, n)
+    }
+
+    /// The first `n` items.
+    ///
+    /// ```
+    /// use weft::prelude::*;
+    ///
+    /// assert_eq!((0..10).into_par_iter().take(2).collect::<Vec<_>>(), [0, 1]);
+    /// ```
+    fn take(self, n: usize) -> Take<Self> {
+        Take::new(self, n)
+    }
+
+    /// The index of some item matching `predicate`.
+    ///
+    /// ```
+    /// use weft::prelude::*;
+    ///
+    /// assert_eq!([5, 6, 7].par_iter().position_any(|&x| x == 6), Some(1));
+    /// ```
+    fn position_any<P>(self, predicate: P) -> Option<usize>
+    where
+        P: Fn(Self::Item) -> bool + Sync + Send,
+    {
+        consumer::position(self, &predicate, Which::Any)
+    }
+
+    /// The index of the sequentially first item matching `predicate`.
+    ///
+    /// ```
+    /// use weft::prelude::*;
+    ///
+    /// assert_eq!([1, 2, 1, 2].par_iter().position_first(|&x| x == 2), Some(1));
+    /// ```
+    fn position_first<P>(self, predicate: P) -> Option<usize>
+    where
+        P: Fn(Self::Item) -> bool + Sync + Send,
+    {
+        consumer::position(self, &predicate, Which::First)
+    }
+
+    /// The index of the sequentially last item matching `predicate`.
+    ///
+    /// ```
+    /// use weft::prelude::*;
+    ///
+    /// assert_eq!([1, 2, 1, 2].par_iter().position_last(|&x| x == 1), Some(2));
+    /// ```
+    fn position_last<P>(self, predicate: P) -> Option<usize>
+    where
+        P: Fn(Self::Item) -> bool + Sync + Send,
+    {
+        consumer::position(self, &predicate, Which::Last)
+    }
+
+    /// The indices of all items matching `predicate`, in order.
+    ///
+    /// ```
+    /// use weft::prelude::*;
+    ///
+    /// let v: Vec<usize> = (0..10).into_par_iter().positions(|x| x % 4 == 0).collect();
+    /// assert_eq!(v, [0, 4, 8]);
+    /// ```
+    fn positions<P>(self, predicate: P) -> Positions<Self, P>
+    where
+        P: Fn(Self::Item) -> bool + Sync + Send,
+    {
+        Positions::new(self, predicate)
+    }
+
+    /// The items in reverse order.
+    ///
+    /// ```
+    /// use weft::prelude::*;
+    ///
+    /// assert_eq!((0..3).into_par_iter().rev().collect::<Vec<_>>(), [2, 1, 0]);
+    /// ```
+    fn rev(self) -> Rev<Self> {
+        Rev::new(self)
+    }
+
+    /// Never split pieces shorter than `min` items (a hint to the driver).
+    ///
+    /// ```
+    /// use weft::prelude::*;
+    ///
+    /// assert_eq!((0..100).into_par_iter().with_min_len(50).sum::<i32>(), 4950);
+    /// ```
+    fn with_min_len(self, min: usize) -> MinLen<Self> {
+        MinMaxLen::new(self, min, usize::MAX)
+    }
+
+    /// Split pieces until they hold at most `max` items (a hint to the driver).
+    ///
+    /// ```
+    /// use weft::prelude::*;
+    ///
+    /// assert_eq!((0..100).into_par_iter().with_max_len(10).sum::<i32>(), 4950);
+    /// ```
+    fn with_max_len(self, max: usize) -> MaxLen<Self> {
+        MinMaxLen::new(self, 1, max)
+    }
+
+    /// Folds each chunk of `chunk_size` items into one value, starting from `identity()`.
+    /// Panics if `chunk_size` is 0.
+    ///
+    /// ```
+    /// use weft::prelude::*;
+    ///
+    /// let v: Vec<i32> = (0..6).into_par_iter().fold_chunks(4, || 0, |a, b| a + b).collect();
+    /// assert_eq!(v, [6, 9]);
+    /// ```
+    fn fold_chunks<T, ID, F>(
+        self,
+        chunk_size: usize,
+        identity: ID,
+        fold_op: F,
+    ) -> FoldChunks<Self, ID, F>
+    where
+        ID: Fn() -> T + Send + Sync,
+        F: Fn(T, Self::Item) -> T + Send + Sync,
+        T: Send,
+    {
+        FoldChunks::new(self, chunk_size, identity, fold_op)
+    }
+
+    /// Folds each chunk of `chunk_size` items into one value, starting from a clone of
+    /// `init`. Panics if `chunk_size` is 0.
+    ///
+    /// ```
+    /// use weft::prelude::*;
+    ///
+    /// let v: Vec<i32> = (0..6).into_par_iter().fold_chunks_with(4, 100, |a, b| a + b).collect();
+    /// assert_eq!(v, [106, 109]);
+    /// ```
+    fn fold_chunks_with<T, F>(
+        self,
+        chunk_size: usize,
+        init: T,
+        fold_op: F,
+    ) -> FoldChunksWith<Self, T, F>
+    where
+        T: Send + Clone + Sync,
+        F: Fn(T, Self::Item) -> T + Send + Sync,
+    {
+        FoldChunksWith::new(self, chunk_size, init, fold_op)
+    }
+
+    /// Alternates items of `self` and `other` until either runs out.
+    ///
+    /// ```
+    /// use weft::prelude::*;
+    ///
+    /// let v: Vec<i32> = (0..5).into_par_iter().interleave_shortest(10..12).collect();
+    /// assert_eq!(v, [0, 10, 1, 11, 2]);
+    /// ```
+    fn interleave_shortest<I>(self, other: I) -> InterleaveShortest<Self, I::Iter>
+    where
+        I: IntoParallelIterator<Item = Self::Item>,
+        I::Iter: IndexedParallelIterator<Item = Self::Item>,
+    {
+        let other = other.into_par_iter();
+        let (a_len, b_len) = (self.len(), other.len());
+        let (a_take, b_take) = if a_len <= b_len {
+            (a_len, a_len)
+        } else {
+            (b_len + 1, b_len)
+        };
+        InterleaveShortest::new(self.take(a_take).interleave(other.take(b_take)))
+    }
+
+    /// Runs as a sequence of blocks (each in parallel) that start small and double, so
+    /// that short-circuiting consumers stop early on long inputs.
+    ///
+    /// ```
+    /// use weft::prelude::*;
+    ///
+    /// let v: Vec<i32> = (0..100).into_par_iter().by_exponential_blocks().collect();
+    /// assert_eq!(v, (0..100).collect::<Vec<_>>());
+    /// ```
+    fn by_exponential_blocks(self) -> ExponentialBlocks<Self> {
+        ExponentialBlocks::new(self)
+    }
+
+    /// Runs as a sequence of blocks of `block_size` items (each in parallel). Panics if
+    /// `block_size` is 0.
+    ///
+    /// ```
+    /// use weft::prelude::*;
+    ///
+    /// assert_eq!((0..100).into_par_iter().by_uniform_blocks(30).sum::<i32>(), 4950);
+    /// ```
+    fn by_uniform_blocks(self, block_size: usize) -> UniformBlocks<Self> {
+        UniformBlocks::new(self, block_size)
+    }
+}

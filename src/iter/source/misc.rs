@@ -1,0 +1,387 @@
+//! Small sources: `empty`, `once`, `repeat`, `repeat_n` and `split`.
+
+use std::fmt;
+use std::marker::PhantomData;
+
+use super::option::OptionProducer;
+use crate::iter::plumbing::*;
+use crate::iter::{IndexedParallelIterator, IntoParallelIterator, ParallelIterator, Zip};
+
+/// A parallel iterator with no items.
+///
+/// ```
+/// use weft::prelude::*;
+///
+/// assert_eq!(weft::iter::empty::<i32>().sum::<i32>(), 0);
+/// ```
+pub fn empty<T: Send>() -> Empty<T> {
+    Empty {
+        marker: PhantomData,
+    }
+}
+
+/// The iterator returned by [`empty`].
+#[must_use = "iterators are lazy and do nothing unless consumed"]
+pub struct Empty<T> {
+    marker: PhantomData<fn() -> T>,
+}
+
+impl<T> Clone for Empty<T> {
+    fn clone(&self) -> Self {
+        Empty {
+            marker: PhantomData,
+        }
+    }
+}
+
+impl<T> fmt::Debug for Empty<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Empty")
+    }
+}
+
+impl<T: Send> ParallelIterator for Empty<T> {
+    type Item = T;
+
+    fn drive_unindexed<C: UnindexedConsumer<T>>(self, consumer: C) -> C::Result {
+        consumer.into_folder().complete()
+    }
+
+    fn opt_len(&self) -> Option<usize> {
+        Some(0)
+    }
+}
+
+impl<T: Send> IndexedParallelIterator for Empty<T> {
+    fn drive<C: Consumer<T>>(self, consumer: C) -> C::Result {
+        consumer.into_folder().complete()
+    }
+
+    fn len(&self) -> usize {
+        0
+    }
+
+    fn with_producer<CB: ProducerCallback<T>>(self, callback: CB) -> CB::Output {
+        callback.callback(OptionProducer { opt: None })
+    }
+}
+
+/// A parallel iterator with exactly one item.
+///
+/// ```
+/// use weft::prelude::*;
+///
+/// let v: Vec<i32> = (0..2).into_par_iter().chain(weft::iter::once(9)).collect();
+/// assert_eq!(v, [0, 1, 9]);
+/// ```
+pub fn once<T: Send>(item: T) -> Once<T> {
+    Once { item }
+}
+
+/// The iterator returned by [`once`].
+#[must_use = "iterators are lazy and do nothing unless consumed"]
+#[derive(Clone, Debug)]
+pub struct Once<T> {
+    item: T,
+}
+
+impl<T: Send> ParallelIterator for Once<T> {
+    type Item = T;
+
+    fn drive_unindexed<C: UnindexedConsumer<T>>(self, consumer: C) -> C::Result {
+        bridge(self, consumer)
+    }
+
+    fn opt_len(&self) -> Option<usize> {
+        Some(1)
+    }
+}
+
+impl<T: Send> IndexedParallelIterator for Once<T> {
+    fn drive<C: Consumer<T>>(self, consumer: C) -> C::Result {
+        bridge(self, consumer)
+    }
+
+    fn len(&self) -> usize {
+        1
+    }
+
+    fn with_producer<CB: ProducerCallback<T>>(self, callback: CB) -> CB::Output {
+        callback.callback(OptionProducer {
+            opt: Some(self.item),
+        })
+    }
+}
+
+/// Clones of `element`, without end: bound it with `take_any`, `zip`, `find_any`, …
+///
+/// ```
+/// use weft::prelude::*;
+///
+/// let v: Vec<(i32, char)> = (0..3).into_par_iter().zip(weft::iter::repeat('x').take(3)).collect();
+/// assert_eq!(v, [(0, 'x'), (1, 'x'), (2, 'x')]);
+/// ```
+pub fn repeat<T: Clone + Send>(element: T) -> Repeat<T> {
+    Repeat { element }
+}
+
+/// The iterator returned by [`repeat`].
+#[must_use = "iterators are lazy and do nothing unless consumed"]
+#[derive(Clone, Debug)]
+pub struct Repeat<T> {
+    element: T,
+}
+
+impl<T: Clone + Send> Repeat<T> {
+    /// `n` clones: an indexed iterator (the same as [`repeat_n`]).
+    ///
+    /// ```
+    /// use weft::prelude::*;
+    ///
+    /// assert_eq!(weft::iter::repeat(2).take(5).sum::<i32>(), 10);
+    /// ```
+    pub fn take(self, n: usize) -> RepeatN<T> {
+        repeat_n(self.element, n)
+    }
+
+    /// Pairs a clone with each item of an indexed iterator (as long as that iterator).
+    ///
+    /// ```
+    /// use weft::prelude::*;
+    ///
+    /// let v: Vec<(char, i32)> = weft::iter::repeat('x').zip(0..2).collect();
+    /// assert_eq!(v, [('x', 0), ('x', 1)]);
+    /// ```
+    pub fn zip<Z>(self, zip_op: Z) -> Zip<RepeatN<T>, Z::Iter>
+    where
+        Z: IntoParallelIterator,
+        Z::Iter: IndexedParallelIterator,
+    {
+        let other = zip_op.into_par_iter();
+        let len = other.len();
+        self.take(len).zip(other)
+    }
+}
+
+impl<T: Clone + Send> ParallelIterator for Repeat<T> {
+    type Item = T;
+
+    fn drive_unindexed<C: UnindexedConsumer<T>>(self, consumer: C) -> C::Result {
+        bridge_unindexed(
+            EndlessProducer {
+                element: self.element,
+            },
+            consumer,
+        )
+    }
+}
+
+/// Splits without end; each leaf yields clones until its folder is full.
+struct EndlessProducer<T> {
+    element: T,
+}
+
+impl<T: Clone + Send> UnindexedProducer for EndlessProducer<T> {
+    type Item = T;
+
+    fn split(self) -> (Self, Option<Self>) {
+        let other = EndlessProducer {
+            element: self.element.clone(),
+        };
+        (self, Some(other))
+    }
+
+    fn fold_with<F: Folder<T>>(self, folder: F) -> F {
+        folder.consume_iter(std::iter::repeat(self.element))
+    }
+}
+
+/// `count` clones of `element`.
+///
+/// ```
+/// use weft::prelude::*;
+///
+/// let v: Vec<&str> = weft::iter::repeat_n("ab", 3).collect();
+/// assert_eq!(v, ["ab", "ab", "ab"]);
+/// ```
+pub fn repeat_n<T: Clone + Send>(element: T, count: usize) -> RepeatN<T> {
+    RepeatN { element, count }
+}
+
+/// The iterator returned by [`repeat_n`].
+#[must_use = "iterators are lazy and do nothing unless consumed"]
+#[derive(Clone, Debug)]
+pub struct RepeatN<T> {
+    element: T,
+    count: usize,
+}
+
+impl<T: Clone + Send> ParallelIterator for RepeatN<T> {
+    type Item = T;
+
+    fn drive_unindexed<C: UnindexedConsumer<T>>(self, consumer: C) -> C::Result {
+        bridge(self, consumer)
+    }
+
+    fn opt_len(&self) -> Option<usize> {
+        Some(self.count)
+    }
+}
+
+impl<T: Clone + Send> IndexedParallelIterator for RepeatN<T> {
+    fn drive<C: Consumer<T>>(self, consumer: C) -> C::Result {
+        bridge(self, consumer)
+    }
+
+    fn len(&self) -> usize {
+        self.count
+    }
+
+    fn with_producer<CB: ProducerCallback<T>>(self, callback: CB) -> CB::Output {
+        callback.callback(RepeatNProducer {
+            element: self.element,
+            count: self.count,
+        })
+    }
+}
+
+struct RepeatNProducer<T> {
+    element: T,
+    count: usize,
+}
+
+impl<T: Clone + Send> Producer for RepeatNProducer<T> {
+    type Item = T;
+    type IntoIter = RepeatNIter<T>;
+
+    fn into_iter(self) -> RepeatNIter<T> {
+        RepeatNIter {
+            element: self.element,
+            count: self.count,
+        }
+    }
+
+    fn split_at(self, index: usize) -> (Self, Self) {
+        let left = RepeatNProducer {
+            element: self.element.clone(),
+            count: index,
+        };
+        (
+            left,
+            RepeatNProducer {
+                element: self.element,
+                count: self.count - index,
+            },
+        )
+    }
+}
+
+/// `count` clones, from either end.
+struct RepeatNIter<T> {
+    element: T,
+    count: usize,
+}
+
+impl<T: Clone> Iterator for RepeatNIter<T> {
+    type Item = T;
+
+    fn next(&mut self) -> Option<T> {
+        self.count = self.count.checked_sub(1)?;
+        Some(self.element.clone())
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.count, Some(self.count))
+    }
+}
+
+impl<T: Clone> DoubleEndedIterator for RepeatNIter<T> {
+    fn next_back(&mut self) -> Option<T> {
+        self.next()
+    }
+}
+
+impl<T: Clone> ExactSizeIterator for RepeatNIter<T> {}
+
+/// Splits `data` recursively with `splitter` (which returns `None` once a piece should
+/// not be split further); the pieces are the items.
+///
+/// ```
+/// use weft::prelude::*;
+///
+/// let pieces = weft::iter::split(0..100u32, |r| {
+///     if r.len() <= 10 {
+///         return (r, None);
+///     }
+///     let mid = r.start + r.len() as u32 / 2;
+///     (r.start..mid, Some(mid..r.end))
+/// });
+/// assert_eq!(pieces.map(|r| r.sum::<u32>()).sum::<u32>(), 4950);
+/// ```
+pub fn split<D, S>(data: D, splitter: S) -> Split<D, S>
+where
+    D: Send,
+    S: Fn(D) -> (D, Option<D>) + Sync + Send,
+{
+    Split { data, splitter }
+}
+
+/// The iterator returned by [`split`].
+#[must_use = "iterators are lazy and do nothing unless consumed"]
+#[derive(Clone)]
+pub struct Split<D, S> {
+    data: D,
+    splitter: S,
+}
+
+impl<D: fmt::Debug, S> fmt::Debug for Split<D, S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Split").field("data", &self.data).finish()
+    }
+}
+
+impl<D, S> ParallelIterator for Split<D, S>
+where
+    D: Send,
+    S: Fn(D) -> (D, Option<D>) + Sync + Send,
+{
+    type Item = D;
+
+    fn drive_unindexed<C: UnindexedConsumer<D>>(self, consumer: C) -> C::Result {
+        let producer = SplitProducer {
+            data: self.data,
+            splitter: &self.splitter,
+        };
+        bridge_unindexed(producer, consumer)
+    }
+}
+
+struct SplitProducer<'s, D, S> {
+    data: D,
+    splitter: &'s S,
+}
+
+impl<D, S> UnindexedProducer for SplitProducer<'_, D, S>
+where
+    D: Send,
+    S: Fn(D) -> (D, Option<D>) + Sync,
+{
+    type Item = D;
+
+    fn split(self) -> (Self, Option<Self>) {
+        let splitter = self.splitter;
+        let (left, right) = splitter(self.data);
+        let right = right.map(|data| SplitProducer { data, splitter });
+        (
+            SplitProducer {
+                data: left,
+                splitter,
+            },
+            right,
+        )
+    }
+
+    fn fold_with<F: Folder<D>>(self, folder: F) -> F {
+        folder.consume(self.data)
+    }
+}

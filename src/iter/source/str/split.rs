@@ -1,0 +1,205 @@
+//! The pattern splits of `ParallelString`: a piece splits only at a separator near its
+//! middle, dropping the separator, so the pieces of the halves are the pieces of the whole.
+
+use super::{middle_boundary, CharIndices, Pattern};
+use crate::iter::plumbing::*;
+use crate::iter::{Filter, Map, ParallelIterator};
+
+/// Iterator over substrings between separators, from [`ParallelString::par_split`](super::ParallelString::par_split).
+#[must_use = "iterators are lazy and do nothing unless consumed"]
+#[derive(Debug, Clone)]
+pub struct Split<'a, P> {
+    pub(super) text: &'a str,
+    pub(super) separator: P,
+}
+
+impl<'a, P: Pattern> ParallelIterator for Split<'a, P> {
+    type Item = &'a str;
+
+    fn drive_unindexed<C: UnindexedConsumer<&'a str>>(self, consumer: C) -> C::Result {
+        let producer = SplitProducer {
+            text: self.text,
+            separator: &self.separator,
+            inclusive: false,
+        };
+        bridge_unindexed(producer, consumer)
+    }
+}
+
+/// Iterator over substrings that each end with a separator (except possibly the last),
+/// from [`ParallelString::par_split_inclusive`](super::ParallelString::par_split_inclusive).
+#[must_use = "iterators are lazy and do nothing unless consumed"]
+#[derive(Debug, Clone)]
+pub struct SplitInclusive<'a, P> {
+    pub(super) text: &'a str,
+    pub(super) separator: P,
+}
+
+impl<'a, P: Pattern> ParallelIterator for SplitInclusive<'a, P> {
+    type Item = &'a str;
+
+    fn drive_unindexed<C: UnindexedConsumer<&'a str>>(self, consumer: C) -> C::Result {
+        let producer = SplitProducer {
+            text: self.text,
+            separator: &self.separator,
+            inclusive: true,
+        };
+        bridge_unindexed(producer, consumer)
+    }
+}
+
+/// `inclusive`: the separator stays at the end of the piece before it.
+struct SplitProducer<'a, 'p, P> {
+    text: &'a str,
+    separator: &'p P,
+    inclusive: bool,
+}
+
+impl<'a, P: Pattern> UnindexedProducer for SplitProducer<'a, '_, P> {
+    type Item = &'a str;
+
+    fn split(self) -> (Self, Option<Self>) {
+        let mid = middle_boundary(self.text);
+        let (front, back) = self.text.split_at(mid);
+        let is_separator = |(_, c): &(usize, char)| self.separator.matches_char(*c);
+        let found = match front.char_indices().rev().find(is_separator) {
+            Some(found) => Some(found),
+            None => back
+                .char_indices()
+                .find(is_separator)
+                .map(|(i, c)| (mid + i, c)),
+        };
+        match found {
+            None => (self, None),
+            Some((at, c)) => {
+                let (separator, inclusive) = (self.separator, self.inclusive);
+                let after = at + c.len_utf8();
+                let left_end = if inclusive { after } else { at };
+                let left = SplitProducer {
+                    text: &self.text[..left_end],
+                    separator,
+                    inclusive,
+                };
+                let right = SplitProducer {
+                    text: &self.text[after..],
+                    separator,
+                    inclusive,
+                };
+                (left, Some(right))
+            }
+        }
+    }
+
+    fn fold_with<F: Folder<&'a str>>(self, folder: F) -> F {
+        let separator = self.separator;
+        let is_separator = |c| separator.matches_char(c);
+        if self.inclusive {
+            folder.consume_iter(self.text.split_inclusive(is_separator))
+        } else {
+            folder.consume_iter(self.text.split(is_separator))
+        }
+    }
+}
+
+/// Iterator from [`ParallelString::par_split_terminator`](super::ParallelString::par_split_terminator).
+#[must_use = "iterators are lazy and do nothing unless consumed"]
+#[derive(Debug, Clone)]
+pub struct SplitTerminator<'a, P> {
+    pub(super) split: Split<'a, P>,
+    /// The whole string was empty: no substrings at all.
+    pub(super) empty: bool,
+}
+
+impl<'a, P: Pattern> ParallelIterator for SplitTerminator<'a, P> {
+    type Item = &'a str;
+
+    fn drive_unindexed<C: UnindexedConsumer<&'a str>>(self, consumer: C) -> C::Result {
+        if self.empty {
+            return consumer.into_folder().complete();
+        }
+        self.split.drive_unindexed(consumer)
+    }
+}
+
+/// Iterator over lines, from [`ParallelString::par_lines`](super::ParallelString::par_lines).
+#[must_use = "iterators are lazy and do nothing unless consumed"]
+#[derive(Debug, Clone)]
+pub struct Lines<'a> {
+    pub(super) lines: Map<SplitTerminator<'a, char>, fn(&str) -> &str>,
+}
+
+impl<'a> ParallelIterator for Lines<'a> {
+    type Item = &'a str;
+
+    fn drive_unindexed<C: UnindexedConsumer<&'a str>>(self, consumer: C) -> C::Result {
+        self.lines.drive_unindexed(consumer)
+    }
+}
+
+/// Iterator over whitespace-separated words, from
+/// [`ParallelString::par_split_whitespace`](super::ParallelString::par_split_whitespace).
+#[must_use = "iterators are lazy and do nothing unless consumed"]
+#[derive(Debug, Clone)]
+pub struct SplitWhitespace<'a> {
+    pub(super) words: Filter<Split<'a, CharTest>, fn(&&str) -> bool>,
+}
+
+/// A plain function testing a char (the separator of `par_split_whitespace`).
+pub(super) type CharTest = fn(char) -> bool;
+
+impl<'a> ParallelIterator for SplitWhitespace<'a> {
+    type Item = &'a str;
+
+    fn drive_unindexed<C: UnindexedConsumer<&'a str>>(self, consumer: C) -> C::Result {
+        self.words.drive_unindexed(consumer)
+    }
+}
+
+/// Iterator over the matches of a char pattern, from [`ParallelString::par_matches`](super::ParallelString::par_matches).
+#[must_use = "iterators are lazy and do nothing unless consumed"]
+#[derive(Debug, Clone)]
+pub struct Matches<'a, P> {
+    pub(super) text: &'a str,
+    pub(super) pattern: P,
+}
+
+impl<'a, P: Pattern> ParallelIterator for Matches<'a, P> {
+    type Item = &'a str;
+
+    fn drive_unindexed<C: UnindexedConsumer<&'a str>>(self, consumer: C) -> C::Result {
+        let (text, pattern) = (self.text, &self.pattern);
+        let matched = move |(at, c): (usize, char)| {
+            pattern
+                .matches_char(c)
+                .then(|| &text[at..at + c.len_utf8()])
+        };
+        CharIndices { text }
+            .filter_map(matched)
+            .drive_unindexed(consumer)
+    }
+}
+
+/// Iterator over the matches of a char pattern with their byte positions, from
+/// [`ParallelString::par_match_indices`](super::ParallelString::par_match_indices).
+#[must_use = "iterators are lazy and do nothing unless consumed"]
+#[derive(Debug, Clone)]
+pub struct MatchIndices<'a, P> {
+    pub(super) text: &'a str,
+    pub(super) pattern: P,
+}
+
+impl<'a, P: Pattern> ParallelIterator for MatchIndices<'a, P> {
+    type Item = (usize, &'a str);
+
+    fn drive_unindexed<C: UnindexedConsumer<Self::Item>>(self, consumer: C) -> C::Result {
+        let (text, pattern) = (self.text, &self.pattern);
+        let matched = move |(at, c): (usize, char)| {
+            pattern
+                .matches_char(c)
+                .then(|| (at, &text[at..at + c.len_utf8()]))
+        };
+        CharIndices { text }
+            .filter_map(matched)
+            .drive_unindexed(consumer)
+    }
+}

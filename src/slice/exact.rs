@@ -1,0 +1,166 @@
+//! `par_chunks_exact_mut`, `par_rchunks_exact` and `par_rchunks_exact_mut`: the slice is cut
+//! into whole chunks plus a remainder, and the whole part is iterated by the plain chunk
+//! iterators.
+
+use super::chunks::{check_chunk_size, ChunksMut};
+use super::rchunks::{RChunks, RChunksMut};
+use crate::iter::plumbing::*;
+use crate::iter::{IndexedParallelIterator, ParallelIterator};
+
+/// Parallel iterator over mutable chunks of exactly `size` items from the start, from
+/// [`par_chunks_exact_mut`](super::ParallelSliceMut::par_chunks_exact_mut).
+///
+/// ```
+/// use weft::prelude::*;
+///
+/// let mut v = [1, 2, 3, 4, 5];
+/// v.par_chunks_exact_mut(2).for_each(|c| c.swap(0, 1));
+/// assert_eq!(v, [2, 1, 4, 3, 5]);
+/// ```
+#[must_use = "iterators are lazy and do nothing unless consumed"]
+#[derive(Debug)]
+pub struct ChunksExactMut<'data, T> {
+    chunks: ChunksMut<'data, T>,
+    rem: &'data mut [T],
+}
+
+impl<'data, T: Send> ChunksExactMut<'data, T> {
+    pub(super) fn new(slice: &'data mut [T], size: usize) -> Self {
+        check_chunk_size(size);
+        let whole = slice.len() - slice.len() % size;
+        let (whole, rem) = slice.split_at_mut(whole);
+        ChunksExactMut {
+            chunks: ChunksMut::new(whole, size),
+            rem,
+        }
+    }
+
+    /// The items after the last whole chunk, consuming the iterator.
+    ///
+    /// ```
+    /// use weft::prelude::*;
+    ///
+    /// let mut v = [1, 2, 3];
+    /// assert_eq!(v.par_chunks_exact_mut(2).into_remainder(), &mut [3]);
+    /// ```
+    pub fn into_remainder(self) -> &'data mut [T] {
+        self.rem
+    }
+}
+
+/// Parallel iterator over chunks of exactly `size` items from the end, from
+/// [`par_rchunks_exact`](super::ParallelSlice::par_rchunks_exact).
+///
+/// ```
+/// use weft::prelude::*;
+///
+/// let v: Vec<&[i32]> = [1, 2, 3, 4, 5].par_rchunks_exact(2).collect();
+/// assert_eq!(v, [&[4, 5][..], &[2, 3][..]]);
+/// ```
+#[must_use = "iterators are lazy and do nothing unless consumed"]
+#[derive(Debug)]
+pub struct RChunksExact<'data, T> {
+    chunks: RChunks<'data, T>,
+    rem: &'data [T],
+}
+
+impl<T> Clone for RChunksExact<'_, T> {
+    fn clone(&self) -> Self {
+        RChunksExact {
+            chunks: self.chunks.clone(),
+            rem: self.rem,
+        }
+    }
+}
+
+impl<'data, T: Sync> RChunksExact<'data, T> {
+    pub(super) fn new(slice: &'data [T], size: usize) -> Self {
+        check_chunk_size(size);
+        let (rem, whole) = slice.split_at(slice.len() % size);
+        RChunksExact {
+            chunks: RChunks::new(whole, size),
+            rem,
+        }
+    }
+
+    /// The items before the first whole chunk (fewer than `size`).
+    ///
+    /// ```
+    /// use weft::prelude::*;
+    ///
+    /// assert_eq!([1, 2, 3].par_rchunks_exact(2).remainder(), &[1]);
+    /// ```
+    pub fn remainder(&self) -> &'data [T] {
+        self.rem
+    }
+}
+
+/// Parallel iterator over mutable chunks of exactly `size` items from the end, from
+/// [`par_rchunks_exact_mut`](super::ParallelSliceMut::par_rchunks_exact_mut).
+///
+/// ```
+/// use weft::prelude::*;
+///
+/// let mut v = [1, 2, 3, 4, 5];
+/// v.par_rchunks_exact_mut(2).for_each(|c| c.swap(0, 1));
+/// assert_eq!(v, [1, 3, 2, 5, 4]);
+/// ```
+#[must_use = "iterators are lazy and do nothing unless consumed"]
+#[derive(Debug)]
+pub struct RChunksExactMut<'data, T> {
+    chunks: RChunksMut<'data, T>,
+    rem: &'data mut [T],
+}
+
+impl<'data, T: Send> RChunksExactMut<'data, T> {
+    pub(super) fn new(slice: &'data mut [T], size: usize) -> Self {
+        check_chunk_size(size);
+        let (rem, whole) = slice.split_at_mut(slice.len() % size);
+        RChunksExactMut {
+            chunks: RChunksMut::new(whole, size),
+            rem,
+        }
+    }
+
+    /// The items before the first whole chunk, consuming the iterator.
+    ///
+    /// ```
+    /// use weft::prelude::*;
+    ///
+    /// let mut v = [1, 2, 3];
+    /// assert_eq!(v.par_rchunks_exact_mut(2).into_remainder(), &mut [1]);
+    /// ```
+    pub fn into_remainder(self) -> &'data mut [T] {
+        self.rem
+    }
+}
+
+/// The `ParallelIterator` and `IndexedParallelIterator` impls: delegate to `chunks`.
+macro_rules! delegate_to_chunks {
+    ($name:ident, $bound:ident, $item:ty) => {
+        impl<'data, T: $bound> ParallelIterator for $name<'data, T> {
+            type Item = $item;
+            fn drive_unindexed<C: UnindexedConsumer<Self::Item>>(self, consumer: C) -> C::Result {
+                self.chunks.drive_unindexed(consumer)
+            }
+            fn opt_len(&self) -> Option<usize> {
+                self.chunks.opt_len()
+            }
+        }
+        impl<'data, T: $bound> IndexedParallelIterator for $name<'data, T> {
+            fn drive<C: Consumer<Self::Item>>(self, consumer: C) -> C::Result {
+                self.chunks.drive(consumer)
+            }
+            fn len(&self) -> usize {
+                self.chunks.len()
+            }
+            fn with_producer<CB: ProducerCallback<Self::Item>>(self, callback: CB) -> CB::Output {
+                self.chunks.with_producer(callback)
+            }
+        }
+    };
+}
+
+delegate_to_chunks!(ChunksExactMut, Send, &'data mut [T]);
+delegate_to_chunks!(RChunksExact, Sync, &'data [T]);
+delegate_to_chunks!(RChunksExactMut, Send, &'data mut [T]);
