@@ -21,9 +21,8 @@
 use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion, Throughput};
 use std::hint::black_box;
 
-// TODO(lead): flip to `use weft as weft_impl;` once weft's iterator family is merged. Until
-// then the "weft" contenders run Rayon, so the two sides must measure about the same.
-use rayon as weft_impl;
+// Both sides include the same kernels, so weft and Rayon run identical source.
+use weft as weft_impl;
 
 mod weft_side {
     use crate::weft_impl as par;

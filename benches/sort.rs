@@ -76,7 +76,8 @@ where
         // that each pair of rows in the report comes from the same stretch of time.
         run("unstable/std", &|v| v.sort_unstable());
         run("unstable/weft", &|v| {
-            weft_pool.install(|| weft::slice::par_sort_unstable(v))
+            use weft::slice::ParallelSliceMut;
+            weft_pool.install(|| v.par_sort_unstable())
         });
         run("unstable/rayon", &|v| {
             use rayon::slice::ParallelSliceMut;
@@ -84,7 +85,8 @@ where
         });
         run("stable/std", &|v| v.sort());
         run("stable/weft", &|v| {
-            weft_pool.install(|| weft::slice::par_sort(v))
+            use weft::slice::ParallelSliceMut;
+            weft_pool.install(|| v.par_sort())
         });
         run("stable/rayon", &|v| {
             use rayon::slice::ParallelSliceMut;

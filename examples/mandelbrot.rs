@@ -1,5 +1,5 @@
 //! Renders the Mandelbrot set to a greyscale PGM image, once sequentially and once in
-//! parallel (rows split recursively with `weft::join`), checks that both images are
+//! parallel (`par_chunks_mut` over rows), checks that both images are
 //! identical, and prints both times.
 //!
 //! ```sh
@@ -7,13 +7,13 @@
 //! ```
 
 use std::io::Write;
+
 use std::process::exit;
 use std::time::Instant;
+use weft::prelude::*;
 
 /// Escape-time iterations per pixel; the grey level is the iteration count.
 const MAX_ITERATIONS: u32 = 255;
-/// Bands of at most this many rows are rendered without further splitting.
-const ROWS_PER_LEAF: usize = 4;
 
 const USAGE: &str = "usage: mandelbrot [--size PIXELS] [--out FILE]";
 
@@ -77,21 +77,13 @@ fn render_rows(rows: &mut [u8], first_row: usize, size: usize) {
     }
 }
 
-/// Renders the same rows in parallel: halves the band of rows on `weft::join` until it is
-/// at most `ROWS_PER_LEAF` rows high. (Once the parallel iterator family lands, this is
-/// `image.par_chunks_mut(size).enumerate().for_each(..)`.)
-fn render_rows_parallel(rows: &mut [u8], first_row: usize, size: usize) {
-    let row_count = rows.len() / size;
-    if row_count <= ROWS_PER_LEAF {
-        render_rows(rows, first_row, size);
-        return;
-    }
-    let mid = row_count / 2;
-    let (top, bottom) = rows.split_at_mut(mid * size);
-    weft::join(
-        || render_rows_parallel(top, first_row, size),
-        || render_rows_parallel(bottom, first_row + mid, size),
-    );
+/// Renders the image in parallel, one row per item: the rows near the middle cost far more
+/// than those at the edges, which is what work stealing has to balance.
+fn render_parallel(image: &mut [u8], size: usize) {
+    image
+        .par_chunks_mut(size)
+        .enumerate()
+        .for_each(|(y, row)| render_rows(row, y, size));
 }
 
 fn main() {
@@ -106,7 +98,7 @@ fn main() {
 
     let mut parallel = vec![0u8; size * size];
     let start = Instant::now();
-    render_rows_parallel(&mut parallel, 0, size);
+    render_parallel(&mut parallel, size);
     let parallel_time = start.elapsed();
 
     if sequential != parallel {

@@ -7,6 +7,7 @@
 
 use std::process::exit;
 use std::time::{Duration, Instant};
+use weft::slice::ParallelSliceMut;
 
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -74,13 +75,11 @@ fn main() {
         eprintln!("std sort_unstable: not sorted");
         exit(1);
     }
-    let (weft_unstable, result) = timed(&input, |v| {
-        pool.install(|| weft::slice::par_sort_unstable(v))
-    });
+    let (weft_unstable, result) = timed(&input, |v| pool.install(|| v.par_sort_unstable()));
     check(&result, &expected, "weft par_sort_unstable");
     let (std_stable, result) = timed(&input, |v| v.sort());
     check(&result, &expected, "std sort");
-    let (weft_stable, result) = timed(&input, |v| pool.install(|| weft::slice::par_sort(v)));
+    let (weft_stable, result) = timed(&input, |v| pool.install(|| v.par_sort()));
     check(&result, &expected, "weft par_sort");
 
     println!();

@@ -48,3 +48,8 @@ pub use pool::{
     yield_local, yield_now, BroadcastContext, FnContext, PoolStats, Scope, ScopeFifo, ThreadPool,
     ThreadPoolBuildError, ThreadPoolBuilder, Yield,
 };
+
+/// The README's examples run as doc tests, so the front page cannot drift from the API.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -5,10 +5,7 @@ use std::sync::Mutex;
 
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
-use weft::slice::{
-    par_sort, par_sort_by, par_sort_by_cached_key, par_sort_by_key, par_sort_unstable,
-    par_sort_unstable_by, par_sort_unstable_by_key,
-};
+use weft::slice::ParallelSliceMut;
 
 const POOL_SIZES: [usize; 4] = [1, 2, 3, 8];
 
@@ -77,16 +74,16 @@ fn check_all_sorts(values: &[u64], what: &str) {
     expected.sort_unstable();
 
     let mut v = values.to_vec();
-    par_sort_unstable(&mut v);
+    v.par_sort_unstable();
     assert_eq!(v, expected, "par_sort_unstable {what}");
     let mut v = values.to_vec();
-    par_sort(&mut v);
+    v.par_sort();
     assert_eq!(v, expected, "par_sort {what}");
 
     let mut reversed = expected.clone();
     reversed.reverse();
     let mut v = values.to_vec();
-    par_sort_unstable_by(&mut v, |a, b| b.cmp(a));
+    v.par_sort_unstable_by(|a, b| b.cmp(a));
     assert_eq!(v, reversed, "par_sort_unstable_by {what}");
 
     // Stability: sort (key, original index) pairs by a coarse key only.
@@ -94,16 +91,16 @@ fn check_all_sorts(values: &[u64], what: &str) {
     let mut stable = pairs.clone();
     stable.sort_by_key(|p| p.0);
     let mut v = pairs.clone();
-    par_sort_by(&mut v, |a, b| a.0.cmp(&b.0));
+    v.par_sort_by(|a, b| a.0.cmp(&b.0));
     assert_eq!(v, stable, "par_sort_by stability {what}");
     let mut v = pairs.clone();
-    par_sort_by_key(&mut v, |p| p.0);
+    v.par_sort_by_key(|p| p.0);
     assert_eq!(v, stable, "par_sort_by_key stability {what}");
     let mut v = pairs.clone();
-    par_sort_by_cached_key(&mut v, |p| p.0);
+    v.par_sort_by_cached_key(|p| p.0);
     assert_eq!(v, stable, "par_sort_by_cached_key stability {what}");
     let mut v = pairs;
-    par_sort_unstable_by_key(&mut v, |p| p.0);
+    v.par_sort_unstable_by_key(|p| p.0);
     let keys: Vec<u64> = v.iter().map(|p| p.0).collect();
     let expected_keys: Vec<u64> = stable.iter().map(|p| p.0).collect();
     assert_eq!(keys, expected_keys, "par_sort_unstable_by_key {what}");
@@ -135,13 +132,13 @@ fn a_million_of_each_pattern_matches_std() {
             let mut expected = values.clone();
             expected.sort_unstable();
             let mut v = values.clone();
-            par_sort_unstable(&mut v);
+            v.par_sort_unstable();
             assert_eq!(
                 v, expected,
                 "par_sort_unstable {pattern:?} threads {threads}"
             );
             let mut v = values;
-            par_sort(&mut v);
+            v.par_sort();
             assert_eq!(v, expected, "par_sort {pattern:?} threads {threads}");
         }
     });
@@ -160,13 +157,13 @@ fn strings_sort_like_std() {
     expected.sort();
     in_each_pool(|threads| {
         let mut v = words.clone();
-        par_sort_unstable(&mut v);
+        v.par_sort_unstable();
         assert_eq!(v, expected, "par_sort_unstable threads {threads}");
         let mut v = words.clone();
-        par_sort(&mut v);
+        v.par_sort();
         assert_eq!(v, expected, "par_sort threads {threads}");
         let mut v = words.clone();
-        par_sort_by_cached_key(&mut v, |s| s.clone());
+        v.par_sort_by_cached_key(|s| s.clone());
         assert_eq!(v, expected, "par_sort_by_cached_key threads {threads}");
     });
 }
@@ -174,10 +171,10 @@ fn strings_sort_like_std() {
 #[test]
 fn zero_sized_elements_keep_their_count() {
     in_each_pool(|_| {
-        let mut v = vec![(); 100_000];
-        par_sort_unstable(&mut v);
-        par_sort(&mut v);
-        par_sort_by_cached_key(&mut v, |_| 0u8);
+        let mut v: Vec<()> = std::iter::repeat_n((), 100_000).collect();
+        v.par_sort_unstable();
+        v.par_sort();
+        v.par_sort_by_cached_key(|_| 0u8);
         assert_eq!(v.len(), 100_000);
     });
 }
@@ -189,7 +186,7 @@ fn cached_key_calls_the_key_function_once_per_element() {
     in_each_pool(|_| {
         calls.store(0, std::sync::atomic::Ordering::SeqCst);
         let mut v = values.clone();
-        par_sort_by_cached_key(&mut v, |&x| {
+        v.par_sort_by_cached_key(|&x| {
             calls.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
             x
         });
@@ -217,7 +214,7 @@ fn adversarial_input(len: usize) -> Vec<u64> {
         candidate: 0,
     });
     let mut indices: Vec<usize> = (0..len).collect();
-    par_sort_unstable_by(&mut indices, |&x, &y| {
+    indices.par_sort_unstable_by(|&x, &y| {
         let mut s = state.lock().unwrap();
         if s.values[x] == gas && s.values[y] == gas {
             let frozen = if x == s.candidate { x } else { y };
@@ -241,7 +238,7 @@ fn adversarial_input_stays_n_log_n() {
         let values = adversarial_input(len);
         let comparisons = std::sync::atomic::AtomicUsize::new(0);
         let mut v = values.clone();
-        par_sort_unstable_by(&mut v, |a, b| {
+        v.par_sort_unstable_by(|a, b| {
             comparisons.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             a.cmp(b)
         });

@@ -8,10 +8,7 @@ use std::sync::{Arc, Once};
 
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
-use weft::slice::{
-    par_sort, par_sort_by, par_sort_by_cached_key, par_sort_by_key, par_sort_unstable,
-    par_sort_unstable_by, par_sort_unstable_by_key,
-};
+use weft::slice::ParallelSliceMut;
 
 const PANIC_MESSAGE: &str = "planned panic in user code";
 
@@ -80,45 +77,45 @@ type TrappedSort = fn(&mut [Tracked], &Trap);
 const ENTRY_POINTS: [(&str, TrappedSort); 7] = [
     ("par_sort_unstable", |v, trap| {
         // `Ord` itself cannot see the trap: go through a key that does.
-        par_sort_unstable_by(v, |a, b| {
+        v.par_sort_unstable_by(|a, b| {
             trap.spring();
             a.cmp(b)
         });
-        par_sort_unstable(v);
+        v.par_sort_unstable();
     }),
     ("par_sort_unstable_by", |v, trap| {
-        par_sort_unstable_by(v, |a, b| {
+        v.par_sort_unstable_by(|a, b| {
             trap.spring();
             b.key.cmp(&a.key)
         })
     }),
     ("par_sort_unstable_by_key", |v, trap| {
-        par_sort_unstable_by_key(v, |a| {
+        v.par_sort_unstable_by_key(|a| {
             trap.spring();
             a.key
         })
     }),
     ("par_sort", |v, trap| {
-        par_sort_by(v, |a, b| {
+        v.par_sort_by(|a, b| {
             trap.spring();
             a.cmp(b)
         });
-        par_sort(v);
+        v.par_sort();
     }),
     ("par_sort_by", |v, trap| {
-        par_sort_by(v, |a, b| {
+        v.par_sort_by(|a, b| {
             trap.spring();
             b.key.cmp(&a.key)
         })
     }),
     ("par_sort_by_key", |v, trap| {
-        par_sort_by_key(v, |a| {
+        v.par_sort_by_key(|a| {
             trap.spring();
             a.key
         })
     }),
     ("par_sort_by_cached_key", |v, trap| {
-        par_sort_by_cached_key(v, |a| {
+        v.par_sort_by_cached_key(|a| {
             trap.spring();
             a.key.to_string()
         })
@@ -258,8 +255,8 @@ fn inconsistent_comparators_leave_a_permutation() {
             .unwrap();
         for &len in LENGTHS {
             let stable_and_unstable: [fn(&mut [Tracked], &AtomicUsize); 2] = [
-                |v, calls| par_sort_by(v, |_, _| coin(calls)),
-                |v, calls| par_sort_unstable_by(v, |_, _| coin(calls)),
+                |v, calls| v.par_sort_by(|_, _| coin(calls)),
+                |v, calls| v.par_sort_unstable_by(|_, _| coin(calls)),
             ];
             for sort in stable_and_unstable {
                 let (mut v, drops) = tracked(len, len as u64);

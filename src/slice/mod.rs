@@ -371,6 +371,3 @@ impl<T: Send> ParallelSliceMut<T> for [T] {
         self
     }
 }
-
-#[doc(hidden)]
-pub use sort::public::*; // TEMPORARY: sort entry points until ParallelSliceMut lands

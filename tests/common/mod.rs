@@ -5,9 +5,9 @@
 //! pointed at weft or at Rayon by changing the single `pub use` below.
 #![allow(dead_code)] // each test file uses a different subset of these helpers
 
-// The implementation under test. Until weft's iterator family is merged this is Rayon, so the
-// tests are known to encode Rayon's behaviour; the lead flips it to `pub use weft as par;`.
-pub(crate) use rayon as par;
+// The implementation under test. The tests were first validated against Rayon through this
+// alias (`pub(crate) use rayon as par;`), so they encode Rayon's documented behaviour.
+pub(crate) use weft as par;
 
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};

@@ -23,7 +23,6 @@ mod cached_key;
 mod guard;
 mod mergesort;
 mod partition;
-pub(super) mod public;
 mod quicksort;
 
 pub(crate) use cached_key::par_sort_by_cached_key;
