@@ -142,9 +142,11 @@ impl Pools {
     }
 }
 
-/// Adds the `weft-1`, `weft-2`, `rayon-1` and `rayon-2` contenders to `$group`. `$body` is
-/// evaluated inside the pool with `$side` naming `weft_side` or `rayon_side`, so both run the
-/// same kernel.
+/// Adds the `weft-1`, `weft-2`, `weft-halving-1`, `weft-halving-2`, `rayon-1` and `rayon-2`
+/// contenders to `$group`. `$body` is evaluated inside the pool with `$side` naming
+/// `weft_side` or `rayon_side`, so all run the same kernel. `weft-halving-*` is weft with
+/// indexed work sent to the split-in-half driver instead of the on-steal one (the driver
+/// comparison in `src/drive/README.md`).
 macro_rules! parallel_contenders {
     ($group:expr, $pools:expr, |$side:ident| $body:expr) => {{
         for (threads, pool) in &$pools.weft {
@@ -155,6 +157,18 @@ macro_rules! parallel_contenders {
                         $body
                     })
                 })
+            });
+        }
+        for (threads, pool) in &$pools.weft {
+            $group.bench_function(format!("weft-halving-{threads}"), |b| {
+                weft::use_halving_for_indexed(true);
+                b.iter(|| {
+                    pool.install(|| {
+                        use crate::weft_side as $side;
+                        $body
+                    })
+                });
+                weft::use_halving_for_indexed(false);
             });
         }
         for (threads, pool) in &$pools.rayon {

@@ -4,14 +4,29 @@
 //! [`drive_indexed`] for producers with a known length (all indexed work goes through it),
 //! [`drive_unindexed`] for the rest, and [`fork`] for adapters that run two whole
 //! iterators side by side (`chain`, `unzip`).
-//! Both currently use the recursive split-in-half driver in [`halving`]; the on-steal
-//! driver over a work-stealing index range will take over `drive_indexed`.
+//! Indexed work goes to the on-steal driver ([`on_steal`]): one work-stealing index range
+//! per owner, split only when a thief takes half of what is left (`README.md` here has the
+//! protocol and the measurements). Unindexed work uses the recursive split-in-half driver
+//! in [`halving`], which also remains selectable for indexed work, for comparison.
 
 mod halving; // recursive split-in-half with a budget that resets when a job is stolen
-#[allow(dead_code)] // until the on-steal driver uses it
+mod on_steal; // lazy splitting of indexed work over a work-stealing index range
 mod steal_range; // lock-free work-stealing index range and its producer hand-off
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use crate::plumbing::{Consumer, Producer, UnindexedConsumer, UnindexedProducer};
+
+/// Set by [`use_halving_for_indexed`]: indexed work takes the split-in-half driver.
+static HALVING_FOR_INDEXED: AtomicBool = AtomicBool::new(false);
+
+/// Chooses the driver for indexed work process-wide: the on-steal driver (the default,
+/// `false`) or the split-in-half one (`true`). For benchmarks that compare the two.
+pub fn use_halving_for_indexed(halving: bool) {
+    // ORDERING: a configuration flag with no data attached; a stale read only means the
+    // other (equally correct) driver runs once more.
+    HALVING_FOR_INDEXED.store(halving, Ordering::Relaxed);
+}
 
 /// Runs `consumer` over the `len` items of `producer`, splitting across workers.
 pub(crate) fn drive_indexed<P, C>(len: usize, producer: P, consumer: C) -> C::Result
@@ -19,7 +34,12 @@ where
     P: Producer,
     C: Consumer<P::Item>,
 {
-    halving::drive_indexed(len, producer, consumer)
+    // ORDERING: see `use_halving_for_indexed`.
+    if HALVING_FOR_INDEXED.load(Ordering::Relaxed) {
+        halving::drive_indexed(len, producer, consumer)
+    } else {
+        on_steal::drive_indexed(len, producer, consumer)
+    }
 }
 
 /// Runs `consumer` over the items of an unindexed `producer`, splitting across workers.

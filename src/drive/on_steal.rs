@@ -18,7 +18,7 @@
 
 use super::steal_range::{ChunkLimits, Handoff, SplitAt, MAX_RANGE_LEN};
 use crate::plumbing::{Consumer, Folder, Producer, Reducer};
-use crate::pool::{join_context, offer_forks, record_event, Event};
+use crate::pool::{current_num_threads, join_context, offer_forks, record_event, Event, FnContext};
 
 /// A producer and its consumer, cut together. An upper piece keeps the reducer that joins
 /// its result to the result of its lower neighbour (`None` for the first piece of a range).
@@ -58,6 +58,9 @@ where
     P: Producer,
     C: Consumer<P::Item>,
 {
+    if consumer.full() {
+        return consumer.into_folder().complete();
+    }
     if len > MAX_RANGE_LEN {
         // A range holds u32 indices: halve longer work first (64-bit lengths only).
         let mid = len / 2;
@@ -69,7 +72,10 @@ where
         );
         return reducer.reduce(left, right);
     }
-    if len == 0 || consumer.full() {
+    if len == 0 || current_num_threads() == 1 {
+        // Nothing to share, or nobody to share it with: one chunk, one folder (so `map_init`
+        // and friends call `init` once), no range at all.
+        record_event(Event::ChunkTaken, 1);
         return producer.fold_with(consumer.into_folder()).complete();
     }
     let limits = ChunkLimits::new(producer.min_len(), producer.max_len());
@@ -79,7 +85,10 @@ where
         below: None,
     };
     let (handoff, cursor) = Handoff::new(0..len as u32, work, limits);
-    let (mine, stolen) = join_context(|_| own(&handoff, cursor, None), |_| steal_me(&handoff));
+    let (mine, stolen) = join_context(
+        |_| own(&handoff, cursor, None),
+        |ctx| steal_me(ctx, &handoff),
+    );
     combine(mine, stolen)
 }
 
@@ -114,7 +123,7 @@ where
         if chunk.steal_observed && cursor.worth_stealing() {
             // The thief consumed our `steal_me`: offer the rest with a fresh one.
             let (mine, stolen) =
-                join_context(|_| own(handoff, cursor, done), |_| steal_me(handoff));
+                join_context(|_| own(handoff, cursor, done), |ctx| steal_me(ctx, handoff));
             return combine(mine, stolen);
         }
         offer_forks();
@@ -123,11 +132,15 @@ where
 
 /// The `b` of the owner's join: on a thief, take the upper half of what is left and drive
 /// it as a new range; on the owner (nobody stole it), find nothing worth taking.
-fn steal_me<P, C>(handoff: &Shared<P, C>) -> Option<(C::Reducer, C::Result)>
+fn steal_me<P, C>(ctx: FnContext, handoff: &Shared<P, C>) -> Option<(C::Reducer, C::Result)>
 where
     P: Producer,
     C: Consumer<P::Item>,
 {
+    if !ctx.migrated() {
+        // Popped back by the owner: it has exhausted (or closed) the range already.
+        return None;
+    }
     let (indices, work) = handoff.steal_half()?;
     record_event(Event::RangeSteal, 1);
     let below = work.below.expect("a stolen piece has a lower neighbour");

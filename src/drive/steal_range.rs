@@ -76,6 +76,7 @@ pub(crate) struct ChunkLimits {
 }
 
 impl ChunkLimits {
+    #[cfg_attr(not(test), allow(dead_code))] // used by the contract tests
     /// No limits: chunks of 1 up to the whole range.
     pub(crate) const DEFAULT: ChunkLimits = ChunkLimits {
         min_len: 1,
@@ -202,6 +203,7 @@ impl StealRange {
         }
     }
 
+    #[cfg_attr(not(test), allow(dead_code))] // used by the contract tests
     /// True once every index has been claimed. A snapshot: it can only turn from false to true.
     pub(crate) fn is_exhausted(&self) -> bool {
         // ORDERING: Relaxed: a snapshot of the indices alone (see the table).

@@ -116,7 +116,10 @@ pub trait Consumer<Item>: Send + Sized {
     /// The sequential folder this consumer becomes.
     type Folder: Folder<Item, Result = Self::Result>;
     /// The reducer that combines the results of the two halves of a split.
-    type Reducer: Reducer<Self::Result>;
+    ///
+    /// `Send` (unlike Rayon): the on-steal driver creates the reducer for a steal boundary on
+    /// the thief's thread and uses it where the victim's result is.
+    type Reducer: Reducer<Self::Result> + Send;
     /// The result of consuming items.
     type Result: Send;
 

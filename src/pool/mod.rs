@@ -62,7 +62,6 @@ pub fn current_thread_index() -> Option<usize> {
 }
 
 /// Counts `event` in the current worker's statistics (nothing outside a pool).
-#[allow(dead_code)] // until the on-steal driver lands
 #[inline]
 pub(crate) fn record_event(event: Event, n: u64) {
     // SAFETY: non-null CURRENT is this thread's live worker.
@@ -73,7 +72,6 @@ pub(crate) fn record_event(event: Event, n: u64) {
 
 /// For long-running work between `join`s (a driver's chunk loop): if some worker is idle,
 /// publish the current worker's oldest private fork so that it can be stolen.
-#[allow(dead_code)] // until the on-steal driver lands
 #[inline]
 pub(crate) fn offer_forks() {
     // SAFETY: non-null CURRENT is this thread's live worker.

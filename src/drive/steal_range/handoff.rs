@@ -85,6 +85,7 @@ impl<T: SplitAt> Handoff<T> {
         self.range.close();
     }
 
+    #[cfg_attr(not(test), allow(dead_code))] // used by the contract tests
     /// True once every index has been claimed (pieces may still be on their way out).
     pub(crate) fn is_exhausted(&self) -> bool {
         self.range.is_exhausted()
