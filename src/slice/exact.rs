@@ -1,11 +1,59 @@
-//! `par_chunks_exact_mut`, `par_rchunks_exact` and `par_rchunks_exact_mut`: the slice is cut
+//! `par_chunks_exact`, `par_chunks_exact_mut`, `par_rchunks_exact` and `par_rchunks_exact_mut`: the slice is cut
 //! into whole chunks plus a remainder, and the whole part is iterated by the plain chunk
 //! iterators.
 
-use super::chunks::{check_chunk_size, ChunksMut};
+use super::chunks::{check_chunk_size, Chunks, ChunksMut};
 use super::rchunks::{RChunks, RChunksMut};
 use crate::iter::plumbing::*;
 use crate::iter::{IndexedParallelIterator, ParallelIterator};
+
+/// Parallel iterator over chunks of exactly `size` items; the remainder is left out.
+///
+/// ```
+/// use weft::prelude::*;
+///
+/// let data = [1, 2, 3, 4, 5];
+/// let chunks = data.par_chunks_exact(2);
+/// assert_eq!(chunks.remainder(), &[5]);
+/// assert_eq!(chunks.collect::<Vec<_>>(), [&[1, 2][..], &[3, 4][..]]);
+/// ```
+#[must_use = "iterators are lazy and do nothing unless consumed"]
+#[derive(Debug)]
+pub struct ChunksExact<'data, T> {
+    chunks: Chunks<'data, T>,
+    rem: &'data [T],
+}
+
+impl<T> Clone for ChunksExact<'_, T> {
+    fn clone(&self) -> Self {
+        ChunksExact {
+            chunks: self.chunks.clone(),
+            rem: self.rem,
+        }
+    }
+}
+
+impl<'data, T: Sync> ChunksExact<'data, T> {
+    pub(super) fn new(slice: &'data [T], size: usize) -> Self {
+        check_chunk_size(size);
+        let (whole, rem) = slice.split_at(slice.len() - slice.len() % size);
+        ChunksExact {
+            chunks: Chunks::new(whole, size),
+            rem,
+        }
+    }
+
+    /// The items left over after the last whole chunk (fewer than `size`).
+    ///
+    /// ```
+    /// use weft::prelude::*;
+    ///
+    /// assert_eq!([1, 2, 3].par_chunks_exact(2).remainder(), &[3]);
+    /// ```
+    pub fn remainder(&self) -> &'data [T] {
+        self.rem
+    }
+}
 
 /// Parallel iterator over mutable chunks of exactly `size` items from the start, from
 /// [`par_chunks_exact_mut`](super::ParallelSliceMut::par_chunks_exact_mut).
@@ -161,6 +209,7 @@ macro_rules! delegate_to_chunks {
     };
 }
 
+delegate_to_chunks!(ChunksExact, Sync, &'data [T]);
 delegate_to_chunks!(ChunksExactMut, Send, &'data mut [T]);
 delegate_to_chunks!(RChunksExact, Sync, &'data [T]);
 delegate_to_chunks!(RChunksExactMut, Send, &'data mut [T]);

@@ -10,8 +10,8 @@
 //! ```
 
 mod chunk_by; // par_chunk_by
-mod chunks; // par_chunks, par_chunks_exact, par_chunks_mut
-mod exact; // par_chunks_exact_mut, par_rchunks_exact, par_rchunks_exact_mut
+mod chunks; // par_chunks, par_chunks_mut
+mod exact; // par_chunks_exact, par_chunks_exact_mut, par_rchunks_exact, par_rchunks_exact_mut
 mod rchunks; // par_rchunks, par_rchunks_mut
 mod sort; // parallel quicksort and merge sort
 mod split; // par_split, par_split_mut
@@ -21,8 +21,8 @@ use std::cmp::Ordering;
 
 pub use crate::iter::source::slice::{Iter, IterMut};
 pub use chunk_by::ChunkBy;
-pub use chunks::{Chunks, ChunksExact, ChunksMut};
-pub use exact::{ChunksExactMut, RChunksExact, RChunksExactMut};
+pub use chunks::{Chunks, ChunksMut};
+pub use exact::{ChunksExact, ChunksExactMut, RChunksExact, RChunksExactMut};
 pub use rchunks::{RChunks, RChunksMut};
 pub use split::{Split, SplitInclusive, SplitMut};
 pub use windows::Windows;
