@@ -25,33 +25,123 @@ fn one_thread_runs_an_indexed_loop_without_any_range_steal() {
     assert_eq!(delta.chunks_taken, 1, "{delta:?}");
 }
 
+/// Runs `body` in a pool of `threads` workers and returns how often it called `init`
+/// (through the counter it is given) and how many range steals the pool made meanwhile.
+fn inits_and_steals<R>(
+    threads: usize,
+    body: impl FnOnce(&std::sync::atomic::AtomicU64) -> R + Send,
+) -> (R, u64, u64)
+where
+    R: Send,
+{
+    use std::sync::atomic::AtomicU64;
+    let pool = pool(threads);
+    let inits = AtomicU64::new(0);
+    let before = pool.stats();
+    let result = pool.install(|| body(&inits));
+    let delta = pool.stats() - before;
+    (result, inits.into_inner(), delta.range_steals)
+}
+
+/// Item `i` costs about `i % 64` rounds of mixing: uneven enough that thieves steal.
+fn uneven(i: u64) -> u64 {
+    let mut x = i;
+    for _ in 0..i % 64 {
+        x = x.wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(17);
+    }
+    x
+}
+
 #[test]
-fn one_thread_calls_init_once_and_more_threads_once_per_chunk_at_most() {
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    let n = 1_000_000u64;
-    for threads in [1, 2, 3] {
-        let pool = pool(threads);
-        let inits = AtomicUsize::new(0);
-        let before = pool.stats();
-        let sum: u64 = pool.install(|| {
+fn init_runs_once_per_owner_the_first_plus_one_per_range_steal() {
+    use std::sync::atomic::Ordering::Relaxed;
+    let n = 200_000u64;
+    let expected_sum: u64 = (0..n).map(uneven).fold(0, u64::wrapping_add);
+    let expected_vec: Vec<u64> = (0..n).map(uneven).collect();
+    for threads in [1, 2, 3, 8] {
+        // Consumer side: `map_init` wraps the consumer of `reduce`.
+        let (sum, inits, steals) = inits_and_steals(threads, |inits| {
             (0..n)
                 .into_par_iter()
-                .map_init(|| inits.fetch_add(1, Ordering::Relaxed), |_, x| x * 2)
-                .sum()
+                .map_init(|| inits.fetch_add(1, Relaxed), |_, i| uneven(i))
+                .reduce(|| 0, u64::wrapping_add)
         });
-        let delta = pool.stats() - before;
-        assert_eq!(sum, n * (n - 1));
-        let inits = inits.into_inner() as u64;
+        assert_eq!(sum, expected_sum);
+        assert!(
+            inits >= 1 && inits <= 1 + steals,
+            "reduce, {threads} threads: {inits} inits, {steals} steals"
+        );
         if threads == 1 {
-            assert_eq!(inits, 1);
-        } else {
-            // `init` runs once per chunk an owner folds (see drive/README.md).
-            assert!(
-                (1..=delta.chunks_taken).contains(&inits),
-                "{inits} {delta:?}"
-            );
+            assert_eq!((inits, steals), (1, 0));
         }
+
+        // Producer side: an indexed `collect` takes `map_init`'s producer.
+        let (vec, inits, steals) = inits_and_steals(threads, |inits| {
+            (0..n)
+                .into_par_iter()
+                .map_init(|| inits.fetch_add(1, Relaxed), |_, i| uneven(i))
+                .collect::<Vec<u64>>()
+        });
+        assert_eq!(vec, expected_vec);
+        assert!(
+            inits >= 1 && inits <= 1 + steals,
+            "collect, {threads} threads: {inits} inits, {steals} steals"
+        );
+
+        // `for_each_init` over a slice, and `fold`'s identity.
+        let input: Vec<u64> = (0..n).collect();
+        let ((), inits, steals) = inits_and_steals(threads, |inits| {
+            input.par_iter().for_each_init(
+                || inits.fetch_add(1, Relaxed),
+                |_, &i| {
+                    std::hint::black_box(uneven(i));
+                },
+            )
+        });
+        assert!(
+            inits >= 1 && inits <= 1 + steals,
+            "for_each_init, {threads} threads: {inits} inits, {steals} steals"
+        );
+        let (sums, inits, steals) = inits_and_steals(threads, |inits| {
+            input
+                .par_iter()
+                .fold(
+                    || {
+                        inits.fetch_add(1, Relaxed);
+                        0u64
+                    },
+                    |acc, &i| acc.wrapping_add(uneven(i)),
+                )
+                .collect::<Vec<u64>>()
+        });
+        assert_eq!(
+            sums.iter().fold(0u64, |a, &b| a.wrapping_add(b)),
+            expected_sum
+        );
+        assert_eq!(
+            sums.len() as u64,
+            inits,
+            "fold yields one accumulator per identity call"
+        );
+        assert!(
+            inits >= 1 && inits <= 1 + steals,
+            "fold, {threads} threads: {inits} inits, {steals} steals"
+        );
     }
+}
+
+#[test]
+fn init_state_may_be_a_non_send_value() {
+    // Rayon's own example pairs `map_init` with a thread-local RNG: the state never leaves
+    // the worker that made it, even though the owner's loop forks after each steal.
+    let n = 100_000u64;
+    let total: u64 = pool(3).install(|| {
+        (0..n)
+            .into_par_iter()
+            .map_init(|| std::rc::Rc::new(7u64), |seven, i| uneven(i) % **seven)
+            .sum()
+    });
+    assert_eq!(total, (0..n).map(|i| uneven(i) % 7).sum::<u64>());
 }
 
 #[test]

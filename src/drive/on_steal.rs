@@ -18,7 +18,10 @@
 
 use super::steal_range::{ChunkLimits, Handoff, SplitAt, MAX_RANGE_LEN};
 use crate::plumbing::{Consumer, Folder, Producer, Reducer};
-use crate::pool::{current_num_threads, join_context, offer_forks, record_event, Event, FnContext};
+use crate::pool::{
+    current_num_threads, join_context, join_context_here, offer_forks, record_event, Event,
+    FnContext,
+};
 
 /// A producer and its consumer, cut together. An upper piece keeps the reducer that joins
 /// its result to the result of its lower neighbour (`None` for the first piece of a range).
@@ -86,47 +89,82 @@ where
     };
     let (handoff, cursor) = Handoff::new(0..len as u32, work, limits);
     let (mine, stolen) = join_context(
-        |_| own(&handoff, cursor, None),
+        |_| own(&handoff, cursor, None, None),
         |ctx| steal_me(ctx, &handoff),
     );
     combine(mine, stolen)
 }
 
-/// The owner's loop: fold chunk after chunk; after a steal, offer what is left again.
+/// A folder that has consumed one or more adjacent chunks (a *run*), and the reducer that
+/// joins the run's result to whatever the owner folded before it (`None` for a range's
+/// first run).
+struct Run<F, R> {
+    folder: F,
+    below: Option<R>,
+}
+
+/// The owner's loop: fold chunk after chunk into one folder for as long as the consumer
+/// lets the folder continue (`Consumer::continue_folder`), so per-folder state is made once
+/// per owner; after a steal, offer what is left again.
 fn own<P, C>(
     handoff: &Shared<P, C>,
     mut cursor: super::steal_range::OwnerCursor,
     mut done: Option<C::Result>,
+    mut run: Option<Run<C::Folder, C::Reducer>>,
 ) -> C::Result
 where
     P: Producer,
     C: Consumer<P::Item>,
 {
-    loop {
-        let Some((chunk, work)) = handoff.take_chunk(&mut cursor) else {
-            return done.expect("an owner always keeps at least one chunk");
-        };
+    while let Some((chunk, work)) = handoff.take_chunk(&mut cursor) {
         record_event(Event::ChunkTaken, 1);
-        let folder = work.producer.fold_with(work.consumer.into_folder());
-        let full = folder.full();
-        let result = folder.complete();
-        done = Some(match (done, work.below) {
-            (Some(left), Some(reducer)) => reducer.reduce(left, result),
-            (None, _) => result,
-            (Some(_), None) => unreachable!("only a range's first piece has no lower neighbour"),
-        });
-        if full {
+        let Run { folder, below } = match run.take() {
+            None => Run {
+                folder: work.consumer.into_folder(),
+                below: work.below,
+            },
+            Some(Run { folder, below }) => match work.consumer.continue_folder(folder) {
+                // The chunk's own reducer (`work.below`) joins it to the run: not needed.
+                Ok(folder) => Run { folder, below },
+                Err((consumer, folder)) => {
+                    done = Some(reduce_below(done, below, folder.complete()));
+                    Run {
+                        folder: consumer.into_folder(),
+                        below: work.below,
+                    }
+                }
+            },
+        };
+        let folder = work.producer.fold_with(folder);
+        if folder.full() {
             // Nobody wants more items: keep thieves off the rest and stop.
             handoff.close();
-            return done.expect("set just above");
+            return reduce_below(done, below, folder.complete());
         }
+        run = Some(Run { folder, below });
         if chunk.steal_observed && cursor.worth_stealing() {
-            // The thief consumed our `steal_me`: offer the rest with a fresh one.
-            let (mine, stolen) =
-                join_context(|_| own(handoff, cursor, done), |ctx| steal_me(ctx, handoff));
+            // The thief consumed our `steal_me`: offer the rest with a fresh one. The run
+            // (which may hold `!Send` state) stays on this thread as the join's `a`.
+            let (mine, stolen) = join_context_here(
+                |_| own(handoff, cursor, done, run),
+                |ctx| steal_me(ctx, handoff),
+            );
             return combine(mine, stolen);
         }
         offer_forks();
+    }
+    match run {
+        Some(Run { folder, below }) => reduce_below(done, below, folder.complete()),
+        None => done.expect("an owner always keeps at least one chunk"),
+    }
+}
+
+/// `done` (what the owner folded before a run) joined with the run's `result`.
+fn reduce_below<T, R: Reducer<T>>(done: Option<T>, below: Option<R>, result: T) -> T {
+    match (done, below) {
+        (Some(left), Some(reducer)) => reducer.reduce(left, result),
+        (None, _) => result,
+        (Some(_), None) => unreachable!("only a range's first piece has no lower neighbour"),
     }
 }
 

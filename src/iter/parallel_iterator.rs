@@ -85,7 +85,12 @@ pub trait ParallelIterator: Sized + Send {
         self.map_with(init, op).for_each(drop)
     }
 
-    /// Calls `op` on every item with `&mut` to a value made by `init` (once per piece).
+    /// Calls `op` on every item with `&mut` to a value made by `init`.
+    ///
+    /// `init` runs once per worker that owns part of the work: on indexed iterators, the
+    /// first one plus one per successful steal (`ThreadPool::stats().range_steals`), never
+    /// once per item or per chunk; the value never leaves the worker that made it, so it
+    /// need not be `Send`.
     ///
     /// ```
     /// use std::sync::Mutex;
@@ -206,7 +211,12 @@ pub trait ParallelIterator: Sized + Send {
         MapWith::new(self, init, map_op)
     }
 
-    /// Applies `map_op` with `&mut` to a value made by `init` (once per piece).
+    /// Applies `map_op` with `&mut` to a value made by `init`.
+    ///
+    /// `init` runs once per worker that owns part of the work: on indexed iterators, the
+    /// first one plus one per successful steal (`ThreadPool::stats().range_steals`), so
+    /// an expensive value (a buffer, a random number generator) is made a handful of times;
+    /// it never leaves the worker that made it, so it need not be `Send`.
     ///
     /// ```
     /// use weft::prelude::*;

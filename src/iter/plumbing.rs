@@ -52,7 +52,20 @@ where
     where
         P: Producer<Item = T>,
     {
-        drive_indexed(self.len, producer, self.consumer)
+        producer.drive_with(self.len, self.consumer, Driver)
+    }
+}
+
+/// The indexed driver, as [`Producer::drive_with`] expects it.
+struct Driver;
+
+impl crate::plumbing::IndexedDriver for Driver {
+    fn drive<P, C>(self, len: usize, producer: P, consumer: C) -> C::Result
+    where
+        P: Producer,
+        C: Consumer<P::Item>,
+    {
+        drive_indexed(len, producer, consumer)
     }
 }
 
@@ -90,7 +103,7 @@ where
     P: Producer,
     C: Consumer<P::Item>,
 {
-    drive_indexed(len, producer, consumer)
+    producer.drive_with(len, consumer, Driver)
 }
 
 /// Splits an unindexed `producer` and `consumer` across workers and combines the results.

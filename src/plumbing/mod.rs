@@ -64,6 +64,30 @@ pub trait Producer: Send + Sized {
     {
         folder.consume_iter(self.into_iter())
     }
+
+    /// Hands `self` and `consumer` (for `len` items) to `driver`. A producer that wraps
+    /// another and carries per-piece state (`map_init`'s) overrides this to move that state
+    /// onto the consumer side first, where the driver can keep it for a whole run of
+    /// chunks ([`Consumer::continue_folder`]). Internal to weft: not part of Rayon's API.
+    #[doc(hidden)]
+    fn drive_with<C, D>(self, len: usize, consumer: C, driver: D) -> C::Result
+    where
+        C: Consumer<Self::Item>,
+        D: IndexedDriver,
+    {
+        driver.drive(len, self, consumer)
+    }
+}
+
+/// What [`Producer::drive_with`] hands a producer and consumer to: the driver that splits
+/// indexed work across workers. Internal to weft.
+#[doc(hidden)]
+pub trait IndexedDriver {
+    /// Runs `consumer` over the `len` items of `producer`.
+    fn drive<P, C>(self, len: usize, producer: P, consumer: C) -> C::Result
+    where
+        P: Producer,
+        C: Consumer<P::Item>;
 }
 
 /// A splittable source whose length is unknown: it splits "somewhere", or declines.
@@ -131,6 +155,53 @@ pub trait Consumer<Item>: Send + Sized {
 
     /// True when no more items are wanted (e.g. `find_any` has found one).
     fn full(&self) -> bool;
+
+    /// Takes over `folder`, which has consumed exactly the items just before this consumer's
+    /// own, so that it goes on to consume this consumer's items as well: its result then
+    /// stands for both pieces, and the reducer of the split between them is never needed.
+    /// Returns both unchanged (`Err`) if it cannot; that is the default.
+    ///
+    /// A weft extension (Rayon has no such method). The on-steal driver calls it at each
+    /// chunk boundary, so a worker folds the whole run of chunks it owns into one folder:
+    /// per-folder state such as `map_init`'s `init` value or `fold`'s accumulator is then
+    /// made once per owner instead of once per chunk. Override it when continuing a folder is
+    /// the same as folding the two pieces separately and reducing.
+    ///
+    /// ```
+    /// use weft::iter::plumbing::{Consumer, Folder, Reducer};
+    ///
+    /// struct Sum;
+    /// struct SumFolder(u64);
+    /// struct Add;
+    /// impl Folder<u64> for SumFolder {
+    ///     type Result = u64;
+    ///     fn consume(self, item: u64) -> Self { SumFolder(self.0 + item) }
+    ///     fn complete(self) -> u64 { self.0 }
+    ///     fn full(&self) -> bool { false }
+    /// }
+    /// impl Reducer<u64> for Add {
+    ///     fn reduce(self, left: u64, right: u64) -> u64 { left + right }
+    /// }
+    /// impl Consumer<u64> for Sum {
+    ///     type Folder = SumFolder;
+    ///     type Reducer = Add;
+    ///     type Result = u64;
+    ///     fn split_at(self, _index: usize) -> (Self, Self, Add) { (Sum, Sum, Add) }
+    ///     fn into_folder(self) -> SumFolder { SumFolder(0) }
+    ///     fn full(&self) -> bool { false }
+    ///     fn continue_folder(self, folder: SumFolder) -> Result<SumFolder, (Self, SumFolder)> {
+    ///         Ok(folder) // a running sum simply goes on
+    ///     }
+    /// }
+    /// let (lower, upper, _) = Sum.split_at(2);
+    /// let folder = lower.into_folder().consume_iter([1, 2]);
+    /// let Ok(folder) = upper.continue_folder(folder) else { unreachable!() };
+    /// assert_eq!(folder.consume_iter([3, 4]).complete(), 10);
+    /// ```
+    #[allow(clippy::result_large_err)] // both values go back to the caller, by design
+    fn continue_folder(self, folder: Self::Folder) -> Result<Self::Folder, (Self, Self::Folder)> {
+        Err((self, folder))
+    }
 }
 
 /// A consumer that can also split without an index, for unindexed producers.

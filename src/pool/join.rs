@@ -107,40 +107,69 @@ where
     RA: Send,
     RB: Send,
 {
-    registry::in_worker(|worker, injected| {
-        let job_b = StackJob::new(
-            |migrated| oper_b(FnContext { migrated }),
-            SpinLatch::new(worker),
-        );
-        // SAFETY: `job_b` stays in this frame until it is popped back or its latch is set:
-        // every path below (including a panic in `oper_a`) ends in one of those.
-        let job_b_ref = unsafe { job_b.as_job_ref() };
-        let slot = worker.push_fork(job_b_ref);
+    registry::in_worker(|worker, injected| fork_on(worker, injected, oper_a, oper_b))
+}
 
-        let status_a = unwind::halt_unwinding(|| oper_a(FnContext { migrated: injected }));
+/// `join_context` for a caller that already runs on a worker of the pool the work belongs
+/// in (a driver's chunk loop): `oper_a` always runs on this thread, so neither it nor its
+/// result has to be `Send` (a per-owner state such as `map_init`'s may be a `!Send` value).
+///
+/// # Panics
+/// If called outside a worker thread.
+pub(crate) fn join_context_here<A, B, RA, RB>(oper_a: A, oper_b: B) -> (RA, RB)
+where
+    A: FnOnce(FnContext) -> RA,
+    B: FnOnce(FnContext) -> RB + Send,
+    RB: Send,
+{
+    // SAFETY: non-null CURRENT is this thread's live worker.
+    let worker = unsafe { WorkerThread::current().as_ref() }
+        .expect("join_context_here called outside a worker thread");
+    if worker.has_enough_private_forks() {
+        return join_without_fork(worker, oper_a, oper_b, false);
+    }
+    fork_on(worker, false, oper_a, oper_b)
+}
 
-        let still_ours =
-            worker.pop_fork(slot) || worker.reclaim_fork(job_b_ref, job_b.latch.as_core());
-        let result_a = match status_a {
-            Ok(result_a) => result_a,
-            Err(payload) => {
-                // `b` still runs (Rayon's contract), then `a`'s panic wins.
-                if still_ours {
-                    // SAFETY: popped back, so no other thread can run it.
-                    let _ = unwind::halt_unwinding(|| unsafe { job_b.run_inline(injected) });
-                }
-                unwind::resume_unwinding(payload)
+/// The forking join on `worker`: `b` becomes a private fork of this worker, `a` runs here
+/// (so `a` needs no `Send`; `b` may run on a thief), then `b` is popped back or awaited.
+fn fork_on<A, B, RA, RB>(worker: &WorkerThread, injected: bool, oper_a: A, oper_b: B) -> (RA, RB)
+where
+    A: FnOnce(FnContext) -> RA,
+    B: FnOnce(FnContext) -> RB + Send,
+    RB: Send,
+{
+    let job_b = StackJob::new(
+        |migrated| oper_b(FnContext { migrated }),
+        SpinLatch::new(worker),
+    );
+    // SAFETY: `job_b` stays in this frame until it is popped back or its latch is set:
+    // every path below (including a panic in `oper_a`) ends in one of those.
+    let job_b_ref = unsafe { job_b.as_job_ref() };
+    let slot = worker.push_fork(job_b_ref);
+
+    let status_a = unwind::halt_unwinding(|| oper_a(FnContext { migrated: injected }));
+
+    let still_ours = worker.pop_fork(slot) || worker.reclaim_fork(job_b_ref, job_b.latch.as_core());
+    let result_a = match status_a {
+        Ok(result_a) => result_a,
+        Err(payload) => {
+            // `b` still runs (Rayon's contract), then `a`'s panic wins.
+            if still_ours {
+                // SAFETY: popped back, so no other thread can run it.
+                let _ = unwind::halt_unwinding(|| unsafe { job_b.run_inline(injected) });
             }
-        };
-        if still_ours {
-            // SAFETY: popped back (private or reclaimed from the deque): ours alone.
-            let result_b = unsafe { job_b.run_inline(injected) };
-            (result_a, result_b)
-        } else {
-            // The thief ran `b` and set the latch; its panic, if any, is resumed here.
-            (result_a, job_b.into_result())
+            unwind::resume_unwinding(payload)
         }
-    })
+    };
+    if still_ours {
+        // SAFETY: popped back (private or reclaimed from the deque): ours alone.
+        let result_b = unsafe { job_b.run_inline(injected) };
+        (result_a, result_b)
+    } else {
+        // The thief ran `b` and set the latch; its panic, if any, is resumed here.
+        (result_a, job_b.into_result())
+    }
 }
 
 /// `join` when this worker already holds enough unpublished forks: a thief would get one of

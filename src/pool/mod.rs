@@ -26,6 +26,7 @@ mod worker;
 mod tests;
 
 pub use broadcast::{broadcast, spawn_broadcast, BroadcastContext};
+pub(crate) use join::join_context_here;
 pub use join::{join, join_context, FnContext};
 pub use scope::{in_place_scope, in_place_scope_fifo, scope, scope_fifo, Scope, ScopeFifo};
 pub use spawn::{spawn, spawn_fifo};

@@ -129,6 +129,17 @@ where
     fn full(&self) -> bool {
         self.base.full()
     }
+
+    fn continue_folder(self, folder: Self::Folder) -> Result<Self::Folder, (Self, Self::Folder)> {
+        let op = self.op;
+        match self.base.continue_folder(folder.base) {
+            Ok(base) => Ok(FilterMapFolder { base, op }),
+            Err((consumer, base)) => Err((
+                FilterMapConsumer { base: consumer, op },
+                FilterMapFolder { base, op },
+            )),
+        }
+    }
 }
 
 impl<T, R, C, F> UnindexedConsumer<T> for FilterMapConsumer<'_, C, F>

@@ -130,6 +130,20 @@ where
     fn full(&self) -> bool {
         self.base.full()
     }
+
+    fn continue_folder(self, folder: Self::Folder) -> Result<Self::Folder, (Self, Self::Folder)> {
+        let map_op = self.map_op;
+        match self.base.continue_folder(folder.base) {
+            Ok(base) => Ok(FlatMapIterFolder { base, map_op }),
+            Err((consumer, base)) => Err((
+                FlatMapIterConsumer {
+                    base: consumer,
+                    map_op,
+                },
+                FlatMapIterFolder { base, map_op },
+            )),
+        }
+    }
 }
 
 impl<T, C, F, SI> UnindexedConsumer<T> for FlatMapIterConsumer<'_, C, F>

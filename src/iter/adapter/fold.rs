@@ -159,6 +159,14 @@ where
     fn full(&self) -> bool {
         self.base.full()
     }
+
+    /// The accumulator goes on over this piece's items too. The fold then yields one item
+    /// for both pieces, into the lower piece's consumer; this piece's downstream consumer is
+    /// dropped unused, exactly as if its piece had yielded no item (fold is unindexed, so
+    /// downstream consumers accept any number of items).
+    fn continue_folder(self, folder: Self::Folder) -> Result<Self::Folder, (Self, Self::Folder)> {
+        Ok(folder)
+    }
 }
 
 impl<T, C, S, F> UnindexedConsumer<T> for FoldConsumer<'_, C, S, F>

@@ -116,6 +116,20 @@ where
     fn full(&self) -> bool {
         self.base.full()
     }
+
+    fn continue_folder(self, folder: Self::Folder) -> Result<Self::Folder, (Self, Self::Folder)> {
+        let map_op = self.map_op;
+        match self.base.continue_folder(folder.base) {
+            Ok(base) => Ok(MapFolder { base, map_op }),
+            Err((consumer, base)) => Err((
+                MapConsumer {
+                    base: consumer,
+                    map_op,
+                },
+                MapFolder { base, map_op },
+            )),
+        }
+    }
 }
 
 impl<T, R, C, F> UnindexedConsumer<T> for MapConsumer<'_, C, F>

@@ -7,6 +7,7 @@ use std::fmt;
 use super::state::{CloneState, InitState, StateSource};
 use crate::iter::plumbing::*;
 use crate::iter::{IndexedParallelIterator, ParallelIterator};
+use crate::plumbing::IndexedDriver;
 
 /// The iterator returned by [`ParallelIterator::map_with`].
 ///
@@ -228,6 +229,22 @@ where
     fn full(&self) -> bool {
         self.base.full()
     }
+
+    /// The folder keeps its state: `init` (or the clone) is not made again for the chunk.
+    fn continue_folder(self, folder: Self::Folder) -> Result<Self::Folder, (Self, Self::Folder)> {
+        let StateFolder { base, state, op } = folder;
+        match self.base.continue_folder(base) {
+            Ok(base) => Ok(StateFolder { base, state, op }),
+            Err((consumer, base)) => Err((
+                StateConsumer {
+                    base: consumer,
+                    source: self.source,
+                    op,
+                },
+                StateFolder { base, state, op },
+            )),
+        }
+    }
 }
 
 impl<T, R, C, S, F> UnindexedConsumer<T> for StateConsumer<'_, C, S, F>
@@ -354,6 +371,21 @@ where
                 op,
             },
         )
+    }
+
+    /// The state moves to the consumer side, where the driver keeps one folder (and so one
+    /// state) for each run of chunks an owner folds, instead of one per chunk.
+    fn drive_with<C, D>(self, len: usize, consumer: C, driver: D) -> C::Result
+    where
+        C: Consumer<R>,
+        D: IndexedDriver,
+    {
+        let consumer = StateConsumer {
+            base: consumer,
+            source: self.source,
+            op: self.op,
+        };
+        self.base.drive_with(len, consumer, driver)
     }
 
     fn fold_with<G: Folder<R>>(self, folder: G) -> G {

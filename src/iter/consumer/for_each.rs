@@ -35,6 +35,10 @@ where
     fn full(&self) -> bool {
         false
     }
+
+    fn continue_folder(self, folder: Self) -> Result<Self, (Self, Self)> {
+        Ok(folder)
+    }
 }
 
 impl<F, T> UnindexedConsumer<T> for ForEachConsumer<'_, F>

@@ -58,6 +58,14 @@ where
     fn full(&self) -> bool {
         false
     }
+
+    /// The running value goes on (`identity` is not called again).
+    fn continue_folder(
+        self,
+        folder: ReduceFolder<'f, T, OP>,
+    ) -> Result<ReduceFolder<'f, T, OP>, (Self, ReduceFolder<'f, T, OP>)> {
+        Ok(folder)
+    }
 }
 
 impl<T, ID, OP> UnindexedConsumer<T> for ReduceConsumer<'_, ID, OP>

@@ -91,6 +91,10 @@ where
     fn full(&self) -> bool {
         false
     }
+
+    fn continue_folder(self, folder: Self) -> Result<Self, (Self, Self)> {
+        Ok(folder)
+    }
 }
 
 impl<Op, T, A> UnindexedConsumer<T> for Accumulate<Op, A>

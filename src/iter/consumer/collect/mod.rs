@@ -84,6 +84,13 @@ impl<T: Send> Consumer<T> for VecListConsumer {
     fn full(&self) -> bool {
         false
     }
+
+    fn continue_folder(
+        self,
+        folder: VecListFolder<T>,
+    ) -> Result<VecListFolder<T>, (Self, VecListFolder<T>)> {
+        Ok(folder)
+    }
 }
 
 impl<T: Send> UnindexedConsumer<T> for VecListConsumer {

@@ -34,10 +34,29 @@ pub(crate) struct WrittenSlots<'c, T> {
     owns: PhantomData<T>,
 }
 
-impl<T> WrittenSlots<'_, T> {
+impl<'c, T> WrittenSlots<'c, T> {
     /// How many items were written.
     pub(crate) fn len(&self) -> usize {
         self.written
+    }
+
+    /// True if every slot of `self` is written and `next` starts where `self` ends.
+    fn can_append(&self, next: &[MaybeUninit<T>]) -> bool {
+        self.written == self.slots.len() && self.slots.as_ptr_range().end == next.as_ptr()
+    }
+
+    /// Extends `self` over `next`, whose first `written` slots hold items that `self` now
+    /// owns. Requires `can_append(next)`.
+    fn append(&mut self, next: &mut &'c mut [MaybeUninit<T>], written: usize) {
+        debug_assert!(self.can_append(next));
+        let len = self.slots.len() + next.len();
+        // SAFETY: `self.slots` and `next` are runs of one `'c` slice of slots, cut apart by
+        // the consumer's `split_at_mut`s (no other code makes `WriteSlots`), and adjacent
+        // (`can_append`), so together they are one valid, exclusively borrowed run; `next`
+        // is left empty, so nothing else reaches those slots any more.
+        self.slots = unsafe { slice::from_raw_parts_mut(self.slots.as_mut_ptr(), len) };
+        *next = &mut [];
+        self.written += written;
     }
 
     /// Gives up ownership of the written items; the caller now owns them (via `set_len`).
@@ -75,6 +94,19 @@ impl<'c, T: Send> Consumer<T> for WriteSlots<'c, T> {
 
     fn full(&self) -> bool {
         false
+    }
+
+    /// Continues a full folder that ends where these slots start: one run, one result.
+    fn continue_folder(
+        mut self,
+        mut folder: WrittenSlots<'c, T>,
+    ) -> Result<WrittenSlots<'c, T>, (Self, WrittenSlots<'c, T>)> {
+        if folder.can_append(self.slots) {
+            folder.append(&mut self.slots, 0);
+            Ok(folder)
+        } else {
+            Err((self, folder))
+        }
     }
 }
 
@@ -161,15 +193,11 @@ impl<'c, T> Reducer<WrittenSlots<'c, T>> for MergeSlots {
         mut left: WrittenSlots<'c, T>,
         right: WrittenSlots<'c, T>,
     ) -> WrittenSlots<'c, T> {
-        let left_end = left.slots.as_mut_ptr_range().end;
-        if left.written == left.slots.len() && left_end == right.slots.as_mut_ptr() {
-            let right = ManuallyDrop::new(right);
-            let len = left.slots.len() + right.slots.len();
-            // SAFETY: both runs come from one `split_at_mut` of the same `'c` slice and are
-            // adjacent (checked above), so together they are one valid, exclusively borrowed
-            // run; `right` is forgotten, so its items are now owned by `left` alone.
-            left.slots = unsafe { slice::from_raw_parts_mut(left.slots.as_mut_ptr(), len) };
-            left.written += right.written;
+        if left.can_append(right.slots) {
+            let mut right = ManuallyDrop::new(right);
+            let written = right.written;
+            // `right` is forgotten: its items are now owned by `left` alone.
+            left.append(&mut right.slots, written);
         }
         // Otherwise `right` is dropped with its items, and the caller's count check fails.
         left
