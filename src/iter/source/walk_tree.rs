@@ -17,6 +17,10 @@ use crate::iter::ParallelIterator;
 /// split is bounded work, even on an endless chain.
 const MAX_OPENED_PER_SPLIT: usize = 1024;
 
+#[cfg(test)]
+#[path = "walk_tree/tests.rs"]
+mod tests;
+
 /// The nodes of the tree under `root`, in prefix order: each node before its children,
 /// children in the order `children_of` yields them.
 ///
@@ -47,7 +51,19 @@ where
     WalkTreePrefix { root, children_of }
 }
 
-/// The iterator returned by [`walk_tree_prefix`].
+/// The iterator returned by [`walk_tree_prefix`]; `Clone` when the root and the closure are.
+///
+/// ```
+/// use weft::iter::walk_tree_prefix;
+/// use weft::prelude::*;
+///
+/// // A directory-like tree given as (name, children) pairs.
+/// let tree = [("/", vec![1, 2]), ("usr", vec![3]), ("etc", vec![]), ("lib", vec![])];
+/// let walk = walk_tree_prefix(0, |&i: &usize| tree[i].1.clone());
+/// let names: Vec<&str> = walk.clone().map(|i| tree[i].0).collect();
+/// assert_eq!(names, ["/", "usr", "lib", "etc"]);
+/// assert_eq!(walk.count(), 4);
+/// ```
 #[must_use = "iterators are lazy and do nothing unless consumed"]
 #[derive(Clone)]
 pub struct WalkTreePrefix<S, B> {
@@ -111,7 +127,18 @@ where
     WalkTreePostfix { root, children_of }
 }
 
-/// The iterator returned by [`walk_tree_postfix`].
+/// The iterator returned by [`walk_tree_postfix`]; `Clone` when the root and the closure are.
+///
+/// ```
+/// use weft::iter::walk_tree_postfix;
+/// use weft::prelude::*;
+///
+/// // Children before parents: the order in which a directory tree can be deleted.
+/// let tree = [("/", vec![1, 2]), ("usr", vec![3]), ("etc", vec![]), ("lib", vec![])];
+/// let walk = walk_tree_postfix(0, |&i: &usize| tree[i].1.clone());
+/// let names: Vec<&str> = walk.map(|i| tree[i].0).collect();
+/// assert_eq!(names, ["lib", "usr", "etc", "/"]);
+/// ```
 #[must_use = "iterators are lazy and do nothing unless consumed"]
 #[derive(Clone)]
 pub struct WalkTreePostfix<S, B> {
@@ -169,7 +196,16 @@ where
     }
 }
 
-/// The iterator returned by [`walk_tree`].
+/// The iterator returned by [`walk_tree`]; `Clone` when the root and the closure are.
+///
+/// ```
+/// use weft::iter::walk_tree;
+/// use weft::prelude::*;
+///
+/// // The number of nodes of a perfect binary tree of depth 10.
+/// let walk = walk_tree(0u32, |&depth| if depth < 10 { vec![depth + 1; 2] } else { vec![] });
+/// assert_eq!(walk.count(), (1 << 11) - 1);
+/// ```
 #[must_use = "iterators are lazy and do nothing unless consumed"]
 #[derive(Clone)]
 pub struct WalkTree<S, B> {
