@@ -17,7 +17,7 @@ use crate::iter::ParallelIterator;
 /// split is bounded work, even on an endless chain.
 const MAX_OPENED_PER_SPLIT: usize = 1024;
 
-#[cfg(test)]
+#[cfg(all(test, not(loom)))]
 #[path = "walk_tree/tests.rs"]
 mod tests;
 
