@@ -117,6 +117,64 @@ fn vec_deque_and_linked_list_keep_order() {
     });
 }
 
+/// A deque of `v` whose contents wrap around the end of its buffer: the first `v.len() / 3`
+/// items are pushed to the front (last first), the rest to the back.
+fn wrapped_deque(v: &[u32]) -> VecDeque<u32> {
+    let split = v.len() / 3;
+    let mut deque = VecDeque::with_capacity(v.len());
+    for &x in v[..split].iter().rev() {
+        deque.push_front(x);
+    }
+    deque.extend(&v[split..]);
+    deque
+}
+
+#[test]
+fn vec_deque_by_reference_walks_both_halves_in_place_and_in_order() {
+    each_input(64, |n, v| {
+        let mut deque = wrapped_deque(&v);
+        assert!(deque.iter().eq(&v), "n={n}: the deque holds v in order");
+        if n >= 3 {
+            let (front, back) = deque.as_slices();
+            assert!(
+                !front.is_empty() && !back.is_empty(),
+                "n={n}: the deque must wrap"
+            );
+        }
+        // By reference: no copy (each item is the deque's own element), std's order, indexed.
+        let refs: Vec<&u32> = deque.par_iter().collect();
+        assert!(refs.len() == n && refs.iter().zip(&deque).all(|(a, b)| std::ptr::eq(*a, b)));
+        let indexed: Vec<(usize, u32)> =
+            deque.par_iter().enumerate().map(|(i, &x)| (i, x)).collect();
+        assert_eq!(indexed, v.iter().copied().enumerate().collect::<Vec<_>>());
+        let pairs: Vec<(u32, u32)> = deque
+            .par_iter()
+            .zip(v.par_iter())
+            .map(|(&a, &b)| (a, b))
+            .collect();
+        assert!(
+            pairs.len() == n && pairs.iter().all(|(a, b)| a == b),
+            "n={n}: zip"
+        );
+        assert_eq!(
+            deque.par_iter().rev().copied().collect::<Vec<_>>(),
+            v.iter().rev().copied().collect::<Vec<_>>()
+        );
+        // By mutable reference, in place: each element learns its position.
+        deque
+            .par_iter_mut()
+            .enumerate()
+            .for_each(|(i, x)| *x = x.wrapping_mul(3) ^ i as u32);
+        let expected: Vec<u32> = v
+            .iter()
+            .enumerate()
+            .map(|(i, x)| x.wrapping_mul(3) ^ i as u32)
+            .collect();
+        assert!(deque.iter().eq(&expected), "n={n}: par_iter_mut");
+        assert_eq!(deque.par_iter_mut().len(), n);
+    });
+}
+
 #[test]
 fn binary_heap() {
     each_input(63, |_, v| {

@@ -12,3 +12,4 @@ pub(crate) mod range_inclusive; // RangeInclusive<integer>
 pub(crate) mod slice; // &[T], &mut [T]
 pub(crate) mod str; // ParallelString
 pub(crate) mod vec; // Vec<T> by value, par_drain // Option<T>, Result<T, E> // Either<L, R>
+pub(crate) mod walk_tree; // walk_tree, walk_tree_prefix, walk_tree_postfix
