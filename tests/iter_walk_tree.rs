@@ -234,8 +234,6 @@ fn find_first_stops_on_an_endless_chain() {
 }
 
 #[test]
-#[ignore = "consumer/find.rs: FindInOrder::split_off_left leaves the right consumer \
-            spanning the whole range, so pieces right of a match never stop (issue #3)"]
 fn find_first_stops_on_an_endless_tree() {
     in_pools(|threads| {
         let calls = AtomicUsize::new(0);

@@ -10,6 +10,7 @@
 //! can no longer matter and reports `full`. Results are combined by the reducer in order,
 //! so the answer is the sequentially first (last) match even when position slices run out.
 
+use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use crate::iter::ParallelIterator;
@@ -127,7 +128,7 @@ where
 {
     let best = AtomicUsize::new(usize::MAX);
     par_iter.drive_unindexed(FindInOrder {
-        low: 0,
+        low: Cell::new(0),
         high: usize::MAX,
         best: &best,
         last: false,
@@ -141,18 +142,18 @@ where
 {
     let best = AtomicUsize::new(0);
     par_iter.drive_unindexed(FindInOrder {
-        low: 0,
+        low: Cell::new(0),
         high: usize::MAX,
         best: &best,
         last: true,
     })
 }
 
-#[derive(Clone, Copy)]
 /// Owns positions `[low, high)`; `best` is the lowest `low` (first) or highest `high`
-/// (last) of a piece that found a match.
+/// (last) of a piece that found a match. `low` is a `Cell` because `split_off_left` (which
+/// only gets `&self`) hands out the lower half and keeps the upper one.
 struct FindInOrder<'b> {
-    low: usize,
+    low: Cell<usize>,
     high: usize,
     best: &'b AtomicUsize,
     last: bool,
@@ -171,18 +172,25 @@ impl FindInOrder<'_> {
         }
     }
 
+    /// Whether a piece before (first) or after (last) this one has already found one.
+    fn is_beaten(&self) -> bool {
+        Self::beaten(self.low.get(), self.high, self.best, self.last)
+    }
+
+    /// Splits `[low, high)` at its midpoint.
     fn halves(&self) -> (Self, Self) {
-        let mid = self.low + (self.high - self.low) / 2;
+        let low = self.low.get();
+        let mid = low + (self.high - low) / 2;
         let (best, last) = (self.best, self.last);
         (
             FindInOrder {
-                low: self.low,
+                low: Cell::new(low),
                 high: mid,
                 best,
                 last,
             },
             FindInOrder {
-                low: mid,
+                low: Cell::new(mid),
                 high: self.high,
                 best,
                 last,
@@ -209,14 +217,15 @@ impl<'b, R: Send> Consumer<Option<R>> for FindInOrder<'b> {
     }
 
     fn full(&self) -> bool {
-        Self::beaten(self.low, self.high, self.best, self.last)
+        self.is_beaten()
     }
 }
 
 impl<R: Send> UnindexedConsumer<Option<R>> for FindInOrder<'_> {
     fn split_off_left(&self) -> Self {
         // `self` keeps the upper half; the caller drives the returned consumer on the left.
-        let (left, _) = self.halves();
+        let (left, right) = self.halves();
+        self.low.set(right.low.get());
         left
     }
 
@@ -248,7 +257,7 @@ struct FindInOrderFolder<'b, R> {
 impl<R> FindInOrderFolder<'_, R> {
     fn record(&self) {
         let FindInOrder {
-            low,
+            ref low,
             high,
             best,
             last,
@@ -257,7 +266,7 @@ impl<R> FindInOrderFolder<'_, R> {
         if last {
             best.fetch_max(high, Ordering::Relaxed);
         } else {
-            best.fetch_min(low, Ordering::Relaxed);
+            best.fetch_min(low.get(), Ordering::Relaxed);
         }
     }
 }
@@ -270,12 +279,16 @@ impl<R> Folder<Option<R>> for FindInOrderFolder<'_, R> {
     }
 
     fn consume_iter<I: IntoIterator<Item = Option<R>>>(mut self, iter: I) -> Self {
-        let FindInOrder {
-            low,
-            high,
-            best,
-            last,
-        } = self.consumer;
+        if self.full() {
+            // A first match found by an earlier call stays (and a beaten piece stops).
+            return self;
+        }
+        let (low, high, best, last) = (
+            self.consumer.low.get(),
+            self.consumer.high,
+            self.consumer.best,
+            self.consumer.last,
+        );
         let mut live = iter
             .into_iter()
             .take_while(|_| !FindInOrder::beaten(low, high, best, last));
@@ -296,13 +309,7 @@ impl<R> Folder<Option<R>> for FindInOrderFolder<'_, R> {
     }
 
     fn full(&self) -> bool {
-        let FindInOrder {
-            low,
-            high,
-            best,
-            last,
-        } = self.consumer;
-        (!last && self.item.is_some()) || FindInOrder::beaten(low, high, best, last)
+        (!self.consumer.last && self.item.is_some()) || self.consumer.is_beaten()
     }
 }
 
@@ -310,6 +317,41 @@ impl<R> Folder<Option<R>> for FindInOrderFolder<'_, R> {
 mod tests {
     use crate::iter::{IntoParallelIterator, ParallelIterator};
     use crate::ThreadPoolBuilder;
+
+    #[test]
+    fn find_first_stops_the_pieces_right_of_a_match_on_unindexed_work() {
+        // An endless-in-practice unindexed iterator (2^64 - 1 items): only terminates if
+        // every piece split off to the right of the match learns that it is beaten.
+        let halve = |r: std::ops::Range<u64>| {
+            if r.end - r.start < 2 {
+                (r, None)
+            } else {
+                let mid = r.start + (r.end - r.start) / 2;
+                (r.start..mid, Some(mid..r.end))
+            }
+        };
+        for threads in [1, 2, 3] {
+            let pool = ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            pool.install(|| {
+                // A budget turns "never stops" into a clean failure.
+                let calls = std::sync::atomic::AtomicU64::new(0);
+                let items = || {
+                    crate::iter::split(0..u64::MAX, halve)
+                        .flat_map_iter(|r| r)
+                        .inspect(|_| {
+                            let n = calls.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                            assert!(n < 20_000_000, "pieces right of the match kept going");
+                        })
+                };
+                assert_eq!(items().find_first(|&x| x == 1000), Some(1000));
+                let found = items().find_map_first(|x| (x % 4096 == 4095).then_some(x * 2));
+                assert_eq!(found, Some(8190));
+            });
+        }
+    }
 
     #[test]
     fn first_and_last_are_sequential_answers_on_any_pool() {
