@@ -68,7 +68,10 @@ pub trait IndexedParallelIterator: ParallelIterator {
         A: Send,
         B: Send,
     {
-        (*left, *right) = self.unzip();
+        // Cleared first (as in Rayon); the vectors keep their capacity.
+        left.clear();
+        right.clear();
+        crate::iter::consumer::unzip::unzip_into(self, left, right);
     }
 
     /// Pairs items with those of `zip_op`; as long as the shorter side.

@@ -1,8 +1,14 @@
-//! `unzip`, `partition` and `partition_map`: every leaf sorts its items into two vectors;
-//! the per-leaf vectors are linked in order, concatenated, and each side is then
-//! `par_extend`ed into its collection (so both keep source order).
-
-use std::collections::LinkedList;
+//! `unzip`, `partition` and `partition_map`: one pass over the iterator feeds two
+//! collections at once.
+//!
+//! The two collections are extended through their own `ParallelExtend` impls, nested: the
+//! left one is extended by [`UnzipA`], whose `drive_unindexed` receives the left
+//! collection's consumer and extends the right collection by [`UnzipB`]; that one receives
+//! the right consumer and finally drives the real iterator into an [`UnzipConsumer`] that
+//! feeds each item's parts to both. So each side gets exactly the consumer it would get
+//! from a plain `par_extend`: a `Vec` with a known length (`unzip` of an indexed iterator)
+//! is written in place, in parallel, with no intermediate copy; `partition`'s sides,
+//! whose lengths are unknown, collect per-piece vectors like any unindexed extend.
 
 use either::Either;
 
@@ -18,11 +24,7 @@ where
     FB: Default + Send + ParallelExtend<B>,
     F: Fn(I::Item) -> Either<A, B> + Sync,
 {
-    let (lefts, rights) = par_iter.map(split).drive_unindexed(TwoLists);
-    let (mut a, mut b) = (FA::default(), FB::default());
-    a.par_extend(concat(lefts));
-    b.par_extend(concat(rights));
-    (a, b)
+    execute(par_iter, Partition(split))
 }
 
 pub(crate) fn unzip<I, A, B, FA, FB>(par_iter: I) -> (FA, FB)
@@ -33,99 +35,301 @@ where
     FA: Default + Send + ParallelExtend<A>,
     FB: Default + Send + ParallelExtend<B>,
 {
-    let pairs = par_iter.map(Either::<(A, B), ()>::Left);
-    let (pair_lists, _) = pairs.drive_unindexed(TwoLists);
-    let (left, right): (Vec<A>, Vec<B>) = pair_lists.into_iter().flatten().unzip();
-    let (mut a, mut b) = (FA::default(), FB::default());
-    a.par_extend(left);
-    b.par_extend(right);
-    (a, b)
+    execute(par_iter, Unzip)
 }
 
-fn concat<T>(list: LinkedList<Vec<T>>) -> Vec<T> {
-    let mut all = Vec::with_capacity(list.iter().map(Vec::len).sum());
-    for mut piece in list {
-        all.append(&mut piece);
+/// `unzip_into_vecs`: appends the pairs' parts to `left` and `right` (written in place).
+pub(crate) fn unzip_into<I, A, B, FA, FB>(par_iter: I, left: &mut FA, right: &mut FB)
+where
+    I: ParallelIterator<Item = (A, B)>,
+    A: Send,
+    B: Send,
+    FA: Send + ParallelExtend<A>,
+    FB: Send + ParallelExtend<B>,
+{
+    left.par_extend(UnzipA {
+        base: par_iter,
+        op: Unzip,
+        right,
+    });
+}
+
+fn execute<I, OP, FA, FB>(par_iter: I, op: OP) -> (FA, FB)
+where
+    I: ParallelIterator,
+    OP: UnzipOp<I::Item>,
+    FA: Default + Send + ParallelExtend<OP::Left>,
+    FB: Default + Send + ParallelExtend<OP::Right>,
+{
+    let (mut left, mut right) = (FA::default(), FB::default());
+    left.par_extend(UnzipA {
+        base: par_iter,
+        op,
+        right: &mut right,
+    });
+    (left, right)
+}
+
+/// How an item is divided between the two sides.
+trait UnzipOp<T>: Sync + Send {
+    type Left: Send;
+    type Right: Send;
+
+    /// Feeds the parts of `item` to the folders they belong to.
+    fn consume<FA, FB>(&self, item: T, left: FA, right: FB) -> (FA, FB)
+    where
+        FA: Folder<Self::Left>,
+        FB: Folder<Self::Right>;
+
+    /// True if every item gives each side exactly one value (so the sides have the base's
+    /// length and may be collected in place).
+    fn each_item_feeds_both(&self) -> bool;
+}
+
+/// `unzip`: a pair feeds its first part left and its second part right.
+struct Unzip;
+
+impl<A: Send, B: Send> UnzipOp<(A, B)> for Unzip {
+    type Left = A;
+    type Right = B;
+
+    fn consume<FA, FB>(&self, (a, b): (A, B), left: FA, right: FB) -> (FA, FB)
+    where
+        FA: Folder<A>,
+        FB: Folder<B>,
+    {
+        (left.consume(a), right.consume(b))
     }
-    all
+
+    fn each_item_feeds_both(&self) -> bool {
+        true
+    }
 }
 
-type Lists<A, B> = (LinkedList<Vec<A>>, LinkedList<Vec<B>>);
+/// `partition_map`: the closure's `Either` says which side gets the item.
+struct Partition<'f, F>(&'f F);
 
-/// Sorts `Left`s and `Right`s into two lists of vectors.
-struct TwoLists;
+impl<T, A, B, F> UnzipOp<T> for Partition<'_, F>
+where
+    A: Send,
+    B: Send,
+    F: Fn(T) -> Either<A, B> + Sync,
+{
+    type Left = A;
+    type Right = B;
 
-struct TwoVecs<A, B> {
-    left: Vec<A>,
-    right: Vec<B>,
+    fn consume<FA, FB>(&self, item: T, left: FA, right: FB) -> (FA, FB)
+    where
+        FA: Folder<A>,
+        FB: Folder<B>,
+    {
+        match (self.0)(item) {
+            Either::Left(a) => (left.consume(a), right),
+            Either::Right(b) => (left, right.consume(b)),
+        }
+    }
+
+    fn each_item_feeds_both(&self) -> bool {
+        false
+    }
 }
 
-impl<A: Send, B: Send> Consumer<Either<A, B>> for TwoLists {
-    type Folder = TwoVecs<A, B>;
-    type Reducer = TwoLists;
-    type Result = Lists<A, B>;
+/// The left side as a parallel iterator: driving it extends the right side.
+struct UnzipA<'r, I, OP, FB> {
+    base: I,
+    op: OP,
+    right: &'r mut FB,
+}
 
-    fn split_at(self, _index: usize) -> (Self, Self, TwoLists) {
-        (TwoLists, TwoLists, TwoLists)
+impl<I, OP, FB> ParallelIterator for UnzipA<'_, I, OP, FB>
+where
+    I: ParallelIterator,
+    OP: UnzipOp<I::Item>,
+    FB: Send + ParallelExtend<OP::Right>,
+{
+    type Item = OP::Left;
+
+    fn drive_unindexed<C>(self, left: C) -> C::Result
+    where
+        C: UnindexedConsumer<OP::Left>,
+    {
+        let mut left_result = None;
+        self.right.par_extend(UnzipB {
+            base: self.base,
+            op: self.op,
+            left,
+            left_result: &mut left_result,
+        });
+        left_result.expect("the right side's `par_extend` drives the iterator exactly once")
+    }
+
+    fn opt_len(&self) -> Option<usize> {
+        if self.op.each_item_feeds_both() {
+            self.base.opt_len()
+        } else {
+            None
+        }
+    }
+}
+
+/// The right side as a parallel iterator, holding the left side's consumer: driving it
+/// drives the real iterator into both consumers at once.
+struct UnzipB<'l, I, OP, CA>
+where
+    CA: Consumer<OP::Left>,
+    OP: UnzipOp<I::Item>,
+    I: ParallelIterator,
+{
+    base: I,
+    op: OP,
+    left: CA,
+    left_result: &'l mut Option<CA::Result>,
+}
+
+impl<I, OP, CA> ParallelIterator for UnzipB<'_, I, OP, CA>
+where
+    I: ParallelIterator,
+    OP: UnzipOp<I::Item>,
+    CA: UnindexedConsumer<OP::Left>,
+{
+    type Item = OP::Right;
+
+    fn drive_unindexed<C>(self, right: C) -> C::Result
+    where
+        C: UnindexedConsumer<OP::Right>,
+    {
+        let consumer = UnzipConsumer {
+            op: &self.op,
+            left: self.left,
+            right,
+        };
+        let (left, right) = self.base.drive_unindexed(consumer);
+        *self.left_result = Some(left);
+        right
+    }
+
+    fn opt_len(&self) -> Option<usize> {
+        if self.op.each_item_feeds_both() {
+            self.base.opt_len()
+        } else {
+            None
+        }
+    }
+}
+
+/// Splits both consumers at the same places and feeds each item's parts to both.
+struct UnzipConsumer<'o, OP, CA, CB> {
+    op: &'o OP,
+    left: CA,
+    right: CB,
+}
+
+impl<'o, T, OP, CA, CB> Consumer<T> for UnzipConsumer<'o, OP, CA, CB>
+where
+    OP: UnzipOp<T>,
+    CA: Consumer<OP::Left>,
+    CB: Consumer<OP::Right>,
+{
+    type Folder = UnzipFolder<'o, OP, CA::Folder, CB::Folder>;
+    type Reducer = UnzipReducer<CA::Reducer, CB::Reducer>;
+    type Result = (CA::Result, CB::Result);
+
+    fn split_at(self, index: usize) -> (Self, Self, Self::Reducer) {
+        let (left_lower, left_upper, left_reducer) = self.left.split_at(index);
+        let (right_lower, right_upper, right_reducer) = self.right.split_at(index);
+        (
+            UnzipConsumer {
+                op: self.op,
+                left: left_lower,
+                right: right_lower,
+            },
+            UnzipConsumer {
+                op: self.op,
+                left: left_upper,
+                right: right_upper,
+            },
+            UnzipReducer(left_reducer, right_reducer),
+        )
     }
 
     fn into_folder(self) -> Self::Folder {
-        TwoVecs {
-            left: Vec::new(),
-            right: Vec::new(),
+        UnzipFolder {
+            op: self.op,
+            left: self.left.into_folder(),
+            right: self.right.into_folder(),
         }
     }
 
     fn full(&self) -> bool {
-        false
+        // Either side may still want items while the other does not.
+        self.left.full() && self.right.full()
     }
 }
 
-impl<A: Send, B: Send> UnindexedConsumer<Either<A, B>> for TwoLists {
+impl<T, OP, CA, CB> UnindexedConsumer<T> for UnzipConsumer<'_, OP, CA, CB>
+where
+    OP: UnzipOp<T>,
+    CA: UnindexedConsumer<OP::Left>,
+    CB: UnindexedConsumer<OP::Right>,
+{
     fn split_off_left(&self) -> Self {
-        TwoLists
+        UnzipConsumer {
+            op: self.op,
+            left: self.left.split_off_left(),
+            right: self.right.split_off_left(),
+        }
     }
 
-    fn to_reducer(&self) -> TwoLists {
-        TwoLists
+    fn to_reducer(&self) -> Self::Reducer {
+        UnzipReducer(self.left.to_reducer(), self.right.to_reducer())
     }
 }
 
-impl<A, B> Folder<Either<A, B>> for TwoVecs<A, B> {
-    type Result = Lists<A, B>;
+/// The two folders of one piece.
+struct UnzipFolder<'o, OP, FA, FB> {
+    op: &'o OP,
+    left: FA,
+    right: FB,
+}
 
-    fn consume(mut self, item: Either<A, B>) -> Self {
-        match item {
-            Either::Left(a) => self.left.push(a),
-            Either::Right(b) => self.right.push(b),
+impl<T, OP, FA, FB> Folder<T> for UnzipFolder<'_, OP, FA, FB>
+where
+    OP: UnzipOp<T>,
+    FA: Folder<OP::Left>,
+    FB: Folder<OP::Right>,
+{
+    type Result = (FA::Result, FB::Result);
+
+    fn consume(self, item: T) -> Self {
+        let (left, right) = self.op.consume(item, self.left, self.right);
+        UnzipFolder {
+            op: self.op,
+            left,
+            right,
         }
-        self
     }
 
-    fn consume_iter<I: IntoIterator<Item = Either<A, B>>>(mut self, iter: I) -> Self {
-        iter.into_iter().for_each(|item| match item {
-            Either::Left(a) => self.left.push(a),
-            Either::Right(b) => self.right.push(b),
-        });
-        self
-    }
-
-    fn complete(self) -> Lists<A, B> {
-        let (mut lefts, mut rights) = (LinkedList::new(), LinkedList::new());
-        lefts.push_back(self.left);
-        rights.push_back(self.right);
-        (lefts, rights)
+    fn complete(self) -> Self::Result {
+        (self.left.complete(), self.right.complete())
     }
 
     fn full(&self) -> bool {
-        false
+        self.left.full() && self.right.full()
     }
 }
 
-impl<A, B> Reducer<Lists<A, B>> for TwoLists {
-    fn reduce(self, mut left: Lists<A, B>, mut right: Lists<A, B>) -> Lists<A, B> {
-        left.0.append(&mut right.0);
-        left.1.append(&mut right.1);
-        left
+/// Reduces each side with its own reducer.
+pub(crate) struct UnzipReducer<RA, RB>(RA, RB);
+
+impl<A, B, RA, RB> Reducer<(A, B)> for UnzipReducer<RA, RB>
+where
+    RA: Reducer<A>,
+    RB: Reducer<B>,
+{
+    fn reduce(self, left: (A, B), right: (A, B)) -> (A, B) {
+        (
+            self.0.reduce(left.0, right.0),
+            self.1.reduce(left.1, right.1),
+        )
     }
 }
