@@ -305,6 +305,37 @@ fn panics_in_other_closures_reach_the_caller() {
 }
 
 #[test]
+fn panic_fuse_stops_other_pieces_on_the_producer_path_too() {
+    // `enumerate` takes `panic_fuse`'s producer, not its consumer. Item 1000 panics early in
+    // the owner's piece; without the fuse a thief would still work through its whole half
+    // (about n/2 items) before the panic could reach the caller.
+    let n = 2_000_000usize;
+    let pool = common::par::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    let processed = AtomicUsize::new(0);
+    pool.install(|| {
+        expect_boom("panic_fuse + enumerate", || {
+            (0..n)
+                .into_par_iter()
+                .panic_fuse()
+                .enumerate()
+                .for_each(|(i, x)| {
+                    processed.fetch_add(1, Relaxed);
+                    assert!(i != 1000, "{}", BOOM);
+                    std::hint::black_box((0..20).fold(x, |a, b| a.rotate_left(7) ^ b));
+                })
+        });
+    });
+    let processed = processed.into_inner();
+    assert!(
+        processed < n / 4,
+        "{processed} of {n} items ran after the fuse blew"
+    );
+}
+
+#[test]
 #[should_panic(expected = "same length")]
 fn zip_eq_with_unequal_lengths_panics() {
     let a = vec![1, 2, 3];

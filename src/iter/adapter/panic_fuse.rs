@@ -57,9 +57,81 @@ impl<I: IndexedParallelIterator> IndexedParallelIterator for PanicFuse<I> {
     }
 
     fn with_producer<CB: ProducerCallback<Self::Item>>(self, callback: CB) -> CB::Output {
-        // The producer side has no folder to fuse; consumers reached through `drive` and
-        // `drive_unindexed` get the fuse.
-        self.base.with_producer(callback)
+        let panicked = AtomicBool::new(false);
+        self.base.with_producer(FuseCallback {
+            callback,
+            panicked: &panicked,
+        })
+    }
+}
+
+/// Wraps the base producer in a [`FuseProducer`] on its way to `callback`.
+struct FuseCallback<'p, CB> {
+    callback: CB,
+    panicked: &'p AtomicBool,
+}
+
+impl<T, CB: ProducerCallback<T>> ProducerCallback<T> for FuseCallback<'_, CB> {
+    type Output = CB::Output;
+
+    fn callback<P: Producer<Item = T>>(self, base: P) -> CB::Output {
+        self.callback.callback(FuseProducer {
+            base,
+            panicked: self.panicked,
+        })
+    }
+}
+
+/// The producer side of the fuse (for adapters that take producers, such as `zip` and
+/// `enumerate`): pieces fold through a [`FuseFolder`], and the sequential iterator is a
+/// [`FuseIter`], so either way a piece stops at its next item once any piece has panicked.
+struct FuseProducer<'p, P> {
+    base: P,
+    panicked: &'p AtomicBool,
+}
+
+impl<'p, P: Producer> Producer for FuseProducer<'p, P> {
+    type Item = P::Item;
+    type IntoIter = FuseIter<'p, P::IntoIter>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        FuseIter {
+            base: self.base.into_iter(),
+            panicked: self.panicked,
+        }
+    }
+
+    fn min_len(&self) -> usize {
+        self.base.min_len()
+    }
+
+    fn max_len(&self) -> usize {
+        self.base.max_len()
+    }
+
+    fn split_at(self, index: usize) -> (Self, Self) {
+        let (left, right) = self.base.split_at(index);
+        let panicked = self.panicked;
+        (
+            FuseProducer {
+                base: left,
+                panicked,
+            },
+            FuseProducer {
+                base: right,
+                panicked,
+            },
+        )
+    }
+
+    fn fold_with<F: Folder<P::Item>>(self, folder: F) -> F {
+        let panicked = self.panicked;
+        self.base
+            .fold_with(FuseFolder {
+                base: folder,
+                panicked,
+            })
+            .base
     }
 }
 
@@ -172,5 +244,55 @@ impl<T, C: Folder<T>> Folder<T> for FuseFolder<'_, C> {
     fn full(&self) -> bool {
         // ORDERING: see `FuseConsumer::fused`.
         self.panicked.load(Ordering::Relaxed) || self.base.full()
+    }
+}
+
+/// A piece's sequential iterator under the fuse: ends early once any piece has panicked
+/// (its length is then an overestimate, which only a panicking computation ever sees), and
+/// blows the fuse itself if it is dropped by a panic (in whatever consumes it).
+struct FuseIter<'p, I> {
+    base: I,
+    panicked: &'p AtomicBool,
+}
+
+impl<I> FuseIter<'_, I> {
+    fn blown(&self) -> bool {
+        // ORDERING: see `FuseConsumer::fused`.
+        self.panicked.load(Ordering::Relaxed)
+    }
+}
+
+impl<I: Iterator> Iterator for FuseIter<'_, I> {
+    type Item = I::Item;
+
+    fn next(&mut self) -> Option<I::Item> {
+        if self.blown() {
+            return None;
+        }
+        self.base.next()
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.base.size_hint()
+    }
+}
+
+impl<I: DoubleEndedIterator> DoubleEndedIterator for FuseIter<'_, I> {
+    fn next_back(&mut self) -> Option<I::Item> {
+        if self.blown() {
+            return None;
+        }
+        self.base.next_back()
+    }
+}
+
+impl<I: ExactSizeIterator> ExactSizeIterator for FuseIter<'_, I> {}
+
+impl<I> Drop for FuseIter<'_, I> {
+    fn drop(&mut self) {
+        if thread::panicking() {
+            // ORDERING: see `FuseConsumer::fused`.
+            self.panicked.store(true, Ordering::Relaxed);
+        }
     }
 }
