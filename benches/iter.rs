@@ -13,12 +13,15 @@
 //! iteration for every contender (`collect()`), so mmap/munmap and first-touch page faults are
 //! in it for everyone alike; it shows what a plain `collect` costs in practice.
 //!
+//! `WEFT_BENCH_INTERLEAVED=1` replaces criterion by a round-robin run of all contenders of
+//! each benchmark (see `interleave`), whose ratios are steadier on a noisy shared machine.
+//!
 //! `WEFT_BENCH_SMALL=1` divides every size by about 100 for a quick smoke run. Suggested
 //! settings on the shared 2-core machine:
 //! `cargo bench --bench iter -- --warm-up-time 1 --measurement-time 3 --sample-size 10`.
 #![allow(missing_docs)] // `criterion_group!` generates an undocumented function
 
-use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion, Throughput};
+use criterion::{criterion_group, BenchmarkGroup, Criterion, Throughput};
 use std::hint::black_box;
 
 // Both sides include the same kernels, so weft and Rayon run identical source.
@@ -301,4 +304,185 @@ fn iter_benches(c: &mut Criterion) {
 }
 
 criterion_group!(benches, iter_benches);
-criterion_main!(benches);
+
+/// One contender of an interleaved run: its name and one timed call.
+type Contender<'a> = (String, Box<dyn FnMut() + 'a>);
+
+/// The sequential baseline followed by the same six parallel contenders as
+/// `parallel_contenders!`, as boxed calls for [`interleave`].
+macro_rules! interleaved_contenders {
+    ($pools:expr, $sequential:expr, |$side:ident| $body:expr) => {{
+        let mut list: Vec<Contender<'_>> = vec![("sequential".to_string(), Box::new($sequential))];
+        for (threads, pool) in &$pools.weft {
+            list.push((
+                format!("weft-{threads}"),
+                Box::new(move || {
+                    weft::use_halving_for_indexed(false);
+                    pool.install(|| {
+                        use crate::weft_side as $side;
+                        black_box($body);
+                    })
+                }),
+            ));
+            list.push((
+                format!("weft-halving-{threads}"),
+                Box::new(move || {
+                    weft::use_halving_for_indexed(true);
+                    pool.install(|| {
+                        use crate::weft_side as $side;
+                        black_box($body);
+                    });
+                    weft::use_halving_for_indexed(false);
+                }),
+            ));
+        }
+        for (threads, pool) in &$pools.rayon {
+            list.push((
+                format!("rayon-{threads}"),
+                Box::new(move || {
+                    pool.install(|| {
+                        use crate::rayon_side as $side;
+                        black_box($body);
+                    })
+                }),
+            ));
+        }
+        list
+    }};
+}
+
+/// Times `contenders` round-robin, `rounds` calls each (the starting contender rotates every
+/// round), and prints each one's median time relative to the sequential median, with the
+/// ratio of the fastest calls in brackets. Interleaving spreads the shared machine's bursts
+/// of noise over every contender alike, where criterion measures one contender after another;
+/// a 10 ms pause before each call lets the previous pool's workers go to sleep first.
+fn interleave(name: &str, mut contenders: Vec<Contender<'_>>, rounds: usize) {
+    use std::time::{Duration, Instant};
+    for (_, call) in contenders.iter_mut() {
+        call(); // warm-up: caches, page faults, pool threads awake once
+    }
+    let mut times: Vec<Vec<Duration>> = vec![Vec::with_capacity(rounds); contenders.len()];
+    for round in 0..rounds {
+        for k in 0..contenders.len() {
+            let i = (k + round) % contenders.len();
+            // Let the previous contender's idle workers stop spinning and fall asleep, so
+            // that they do not compete with this one for the two cores.
+            std::thread::sleep(Duration::from_millis(10));
+            let start = Instant::now();
+            (contenders[i].1)();
+            times[i].push(start.elapsed());
+        }
+    }
+    for t in &mut times {
+        t.sort();
+    }
+    let median = |t: &[Duration]| t[t.len() / 2].as_secs_f64();
+    let fastest = |t: &[Duration]| t[0].as_secs_f64();
+    let mut line = format!("{name:<18} sequential {:8.2} ms", median(&times[0]) * 1e3);
+    for ((label, _), t) in contenders.iter().zip(&times).skip(1) {
+        let ratio = median(t) / median(&times[0]);
+        let best = fastest(t) / fastest(&times[0]);
+        line += &format!(" | {label} {ratio:.3} ({best:.3})");
+    }
+    println!("{line}");
+}
+
+/// `WEFT_BENCH_INTERLEAVED=1 cargo bench --bench iter`: every benchmark of this file, with all
+/// contenders interleaved (see [`interleave`]); `WEFT_BENCH_ROUNDS` calls each (default 30).
+fn interleaved_benches() {
+    use std::sync::Mutex;
+    let sizes = Sizes::from_env();
+    let pools = Pools::new();
+    let rounds: usize = std::env::var("WEFT_BENCH_ROUNDS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(30);
+    println!("time / sequential time: median (fastest call), {rounds} interleaved rounds");
+
+    let n = sizes.sum_range;
+    let seq = move || {
+        black_box((0..black_box(n)).map(work::cheap).sum::<u64>());
+    };
+    let list = interleaved_contenders!(pools, seq, |side| side::sum_cheap_map(black_box(n)));
+    interleave("sum_cheap_map", list, rounds);
+
+    let n = sizes.collect;
+    let out = Mutex::new(vec![1u64; n]);
+    let out = &out;
+    let seq = move || {
+        let mut out = out.lock().unwrap();
+        out.clear();
+        out.extend((0..black_box(n)).map(work::scramble));
+    };
+    let list = interleaved_contenders!(pools, seq, |side| side::map_collect_into(
+        black_box(n),
+        &mut out.lock().unwrap()
+    ));
+    interleave("map_collect_into", list, rounds);
+    let seq = move || {
+        black_box((0..black_box(n)).map(work::scramble).collect::<Vec<u64>>());
+    };
+    let list = interleaved_contenders!(pools, seq, |side| side::map_collect_fresh(black_box(n)));
+    interleave("map_collect_fresh", list, rounds);
+
+    let mut seed = 0x1234_5678_9ABC_DEF0u64;
+    let data: Vec<u64> = (0..sizes.slice)
+        .map(|_| {
+            seed = work::fine(seed);
+            seed
+        })
+        .collect();
+    let data = &data[..];
+    let seq = move || {
+        black_box(black_box(data).iter().sum::<u64>());
+    };
+    let list = interleaved_contenders!(pools, seq, |side| side::sum_slice(black_box(data)));
+    interleave("sum_slice", list, rounds);
+    let part = &data[..sizes.filter];
+    let seq = move || {
+        black_box(black_box(part).iter().filter(|&&x| work::keep(x)).count());
+    };
+    let list = interleaved_contenders!(pools, seq, |side| side::filter_count(black_box(part)));
+    interleave("filter_count", list, rounds);
+
+    let side_len = sizes.mandelbrot_side;
+    let image = Mutex::new(vec![0u8; side_len * side_len]);
+    let image = &image;
+    let seq = move || {
+        for (y, row) in image.lock().unwrap().chunks_mut(side_len).enumerate() {
+            work::mandelbrot_row(y, side_len, row);
+        }
+    };
+    let list = interleaved_contenders!(pools, seq, |side| side::mandelbrot(
+        &mut image.lock().unwrap(),
+        side_len
+    ));
+    interleave("mandelbrot", list, rounds);
+
+    let n = sizes.triangle;
+    let seq = move || {
+        black_box((0..black_box(n)).map(work::triangle_item).sum::<u64>());
+    };
+    let list = interleaved_contenders!(pools, seq, |side| side::triangular(black_box(n)));
+    interleave("triangular", list, rounds);
+
+    let n = sizes.fine;
+    let seq = move || {
+        black_box(
+            (0..black_box(n))
+                .map(|i| work::fine(black_box(i)))
+                .sum::<u64>(),
+        );
+    };
+    let list = interleaved_contenders!(pools, seq, |side| side::fine_grained(black_box(n)));
+    interleave("fine_grained", list, rounds);
+}
+
+fn main() {
+    if std::env::var_os("WEFT_BENCH_INTERLEAVED").is_some_and(|v| v != "0") {
+        interleaved_benches();
+        return;
+    }
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}

@@ -79,7 +79,7 @@ where
         // Nothing to share, or nobody to share it with: one chunk, one folder (so `map_init`
         // and friends call `init` once), no range at all.
         record_event(Event::ChunkTaken, 1);
-        return producer.fold_with(consumer.into_folder()).complete();
+        return fold(producer, consumer.into_folder()).complete();
     }
     let limits = ChunkLimits::new(producer.min_len(), producer.max_len());
     let work = Work {
@@ -135,7 +135,7 @@ where
                 }
             },
         };
-        let folder = work.producer.fold_with(folder);
+        let folder = fold(work.producer, folder);
         if folder.full() {
             // Nobody wants more items: keep thieves off the rest and stop.
             handoff.close();
@@ -157,6 +157,15 @@ where
         Some(Run { folder, below }) => reduce_below(done, below, folder.complete()),
         None => done.expect("an owner always keeps at least one chunk"),
     }
+}
+
+/// Folds all of `producer` into `folder`: the sequential leaf loop. Kept out of line so that
+/// it is a small function of its own, into which LLVM inlines the user's closures; inlined
+/// into the (large) driver, the per-item closure call was left out of line (measured: 35
+/// instead of 28 instructions per item on the fine-grained benchmark at one thread).
+#[inline(never)]
+fn fold<P: Producer, F: Folder<P::Item>>(producer: P, folder: F) -> F {
+    producer.fold_with(folder)
 }
 
 /// `done` (what the owner folded before a run) joined with the run's `result`.

@@ -181,8 +181,13 @@ where
         }
     }
 
+    #[allow(clippy::redundant_closure)] // a direct call, not `&F`'s shim: see `MapIter`
     fn consume_iter<I: IntoIterator<Item = T>>(self, iter: I) -> Self {
-        let base = self.base.consume_iter(iter.into_iter().filter_map(self.op));
+        let op = self.op;
+        // `move |item| op(item)`, not `op`: see `MapIter`.
+        let base = self
+            .base
+            .consume_iter(iter.into_iter().filter_map(move |item| op(item)));
         FilterMapFolder { base, op: self.op }
     }
 

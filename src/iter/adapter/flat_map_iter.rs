@@ -185,10 +185,13 @@ where
         }
     }
 
+    #[allow(clippy::redundant_closure)] // a direct call, not `&F`'s shim: see `MapIter`
     fn consume_iter<I: IntoIterator<Item = T>>(self, iter: I) -> Self {
+        // `move |item| map_op(item)`, not `map_op`: see `MapIter`.
+        let map_op = self.map_op;
         let base = self
             .base
-            .consume_iter(iter.into_iter().flat_map(self.map_op));
+            .consume_iter(iter.into_iter().flat_map(move |item| map_op(item)));
         FlatMapIterFolder {
             base,
             map_op: self.map_op,

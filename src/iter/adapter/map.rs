@@ -170,8 +170,13 @@ where
         }
     }
 
+    #[allow(clippy::redundant_closure)] // a direct call, not `&F`'s shim: see `MapIter`
     fn consume_iter<I: IntoIterator<Item = T>>(self, iter: I) -> Self {
-        let base = self.base.consume_iter(iter.into_iter().map(self.map_op));
+        // `move |item| map_op(item)`, not `map_op`: see `MapIter`.
+        let map_op = self.map_op;
+        let base = self
+            .base
+            .consume_iter(iter.into_iter().map(move |item| map_op(item)));
         MapFolder {
             base,
             map_op: self.map_op,
@@ -218,10 +223,13 @@ where
     F: Fn(P::Item) -> R + Sync,
 {
     type Item = R;
-    type IntoIter = std::iter::Map<P::IntoIter, &'f F>;
+    type IntoIter = MapIter<'f, P::IntoIter, F>;
 
     fn into_iter(self) -> Self::IntoIter {
-        self.base.into_iter().map(self.map_op)
+        MapIter {
+            base: self.base.into_iter(),
+            map_op: self.map_op,
+        }
     }
 
     fn min_len(&self) -> usize {
@@ -253,4 +261,61 @@ where
             })
             .base
     }
+}
+
+/// The sequential iterator of a map producer. It calls the closure itself rather than being a
+/// `std::iter::Map<I, &F>`: that one calls through core's `FnMut for &F` shim, which lands in
+/// another codegen unit than the loop and is then often not inlined; measured on the
+/// fine-grained benchmark at one thread with 16 codegen units: 35 instructions per item
+/// through the shim, 28 (as the sequential loop) with a direct call.
+pub(crate) struct MapIter<'f, I, F> {
+    base: I,
+    map_op: &'f F,
+}
+
+impl<I, F, R> Iterator for MapIter<'_, I, F>
+where
+    I: Iterator,
+    F: Fn(I::Item) -> R,
+{
+    type Item = R;
+
+    #[allow(clippy::redundant_closure)] // a direct call, not `&F`'s shim: see `MapIter`
+    fn next(&mut self) -> Option<R> {
+        let map_op = self.map_op;
+        self.base.next().map(move |item| map_op(item))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.base.size_hint()
+    }
+
+    fn fold<B, G: FnMut(B, R) -> B>(self, init: B, mut g: G) -> B {
+        let map_op = self.map_op;
+        self.base.fold(init, move |acc, item| g(acc, map_op(item)))
+    }
+}
+
+impl<I, F, R> DoubleEndedIterator for MapIter<'_, I, F>
+where
+    I: DoubleEndedIterator,
+    F: Fn(I::Item) -> R,
+{
+    #[allow(clippy::redundant_closure)] // a direct call, not `&F`'s shim: see `MapIter`
+    fn next_back(&mut self) -> Option<R> {
+        let map_op = self.map_op;
+        self.base.next_back().map(move |item| map_op(item))
+    }
+
+    fn rfold<B, G: FnMut(B, R) -> B>(self, init: B, mut g: G) -> B {
+        let map_op = self.map_op;
+        self.base.rfold(init, move |acc, item| g(acc, map_op(item)))
+    }
+}
+
+impl<I, F, R> ExactSizeIterator for MapIter<'_, I, F>
+where
+    I: ExactSizeIterator,
+    F: Fn(I::Item) -> R,
+{
 }
