@@ -358,6 +358,11 @@ macro_rules! interleaved_contenders {
 /// a 10 ms pause before each call lets the previous pool's workers go to sleep first.
 fn interleave(name: &str, mut contenders: Vec<Contender<'_>>, rounds: usize) {
     use std::time::{Duration, Instant};
+    if let Ok(only) = std::env::var("WEFT_BENCH_ONLY") {
+        if !only.split(',').any(|wanted| wanted == name) {
+            return;
+        }
+    }
     for (_, call) in contenders.iter_mut() {
         call(); // warm-up: caches, page faults, pool threads awake once
     }
@@ -388,7 +393,8 @@ fn interleave(name: &str, mut contenders: Vec<Contender<'_>>, rounds: usize) {
 }
 
 /// `WEFT_BENCH_INTERLEAVED=1 cargo bench --bench iter`: every benchmark of this file, with all
-/// contenders interleaved (see [`interleave`]); `WEFT_BENCH_ROUNDS` calls each (default 30).
+/// contenders interleaved (see [`interleave`]); `WEFT_BENCH_ROUNDS` calls each (default 30);
+/// `WEFT_BENCH_ONLY=triangular,mandelbrot` runs only the named benchmarks.
 fn interleaved_benches() {
     use std::sync::Mutex;
     let sizes = Sizes::from_env();

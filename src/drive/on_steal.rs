@@ -16,6 +16,8 @@
 //! its victim keeps, and its result is reduced on the right of the victim's
 //! (`README.md`, "Why results stay in index order").
 
+use std::time::Instant;
+
 use super::steal_range::{ChunkLimits, Handoff, SplitAt, MAX_RANGE_LEN};
 use crate::plumbing::{Consumer, Folder, Producer, Reducer};
 use crate::pool::{
@@ -135,7 +137,9 @@ where
                 }
             },
         };
+        let started = Instant::now();
         let folder = fold(work.producer, folder);
+        cursor.chunk_took(chunk.indices.end - chunk.indices.start, started.elapsed());
         if folder.full() {
             // Nobody wants more items: keep thieves off the rest and stop.
             handoff.close();

@@ -20,6 +20,7 @@
 //! stale value just makes the CAS fail and retry with the fresh one.
 
 use core::ops::Range;
+use std::time::Duration;
 
 use crossbeam_utils::CachePadded;
 
@@ -52,6 +53,11 @@ pub(crate) const MAX_RANGE_LEN: usize = u32::MAX as usize;
 /// claimed yet) unless `min_len` asks for more, so that a thief arriving late still finds
 /// most of the work stealable.
 const REST_SHARE_SHIFT: u32 = 3;
+
+/// How long an owner's chunk should take at most (see [`OwnerCursor::chunk_took`]): long
+/// enough that the per-chunk cost (a `fetch_add`, the hand-off lock, two clock reads, about
+/// 0.2 µs) stays near 1%, short enough that a thief waits little for the next boundary.
+const CHUNK_TIME_TARGET: Duration = Duration::from_micros(20);
 
 /// The shared word: `low` in bits 0..32, `high` in bits 32..64. The owner's `fetch_add` adds
 /// to `low` directly; it never carries into `high` because the owner keeps
@@ -216,6 +222,21 @@ impl OwnerCursor {
     /// An upper bound on what the owner has not claimed yet (thieves may have taken some).
     pub(crate) fn remaining(&self) -> u32 {
         self.high_seen.saturating_sub(self.low)
+    }
+
+    /// Feedback from the driver: the chunk of `len` indices it just folded took `elapsed`.
+    /// If that is longer than [`CHUNK_TIME_TARGET`], the next chunk is scaled down to about
+    /// the target (never below `min_len`). An idle worker can only steal once the owner
+    /// reaches a chunk boundary (that is where its "steal me" job is published), so this
+    /// bounds how long a thief waits when items are expensive, without shrinking the
+    /// chunks of cheap items.
+    pub(crate) fn chunk_took(&mut self, len: u32, elapsed: Duration) {
+        if elapsed <= CHUNK_TIME_TARGET {
+            return;
+        }
+        let scaled = u128::from(len) * CHUNK_TIME_TARGET.as_nanos() / elapsed.as_nanos().max(1);
+        let scaled = u32::try_from(scaled).unwrap_or(u32::MAX);
+        self.next_len = self.next_len.min(scaled.max(self.limits.min_len));
     }
 
     /// Whether a thief could take something from what is left: worth a "steal me" job.

@@ -84,6 +84,30 @@ fn owner_pays_a_logarithmic_number_of_claims() {
 }
 
 #[test]
+fn slow_chunks_scale_the_next_claim_to_the_time_target_and_fast_ones_keep_doubling() {
+    use std::time::Duration;
+    let (range, mut cursor) = StealRange::new(0..1_000_000, ChunkLimits::new(4, 1 << 20));
+    let take = |cursor: &mut super::OwnerCursor| {
+        let chunk = range.take_chunk(cursor).expect("plenty left");
+        chunk.indices.end - chunk.indices.start
+    };
+    assert_eq!(take(&mut cursor), 4);
+    cursor.chunk_took(4, Duration::from_micros(1)); // fast: the doubling goes on
+    assert_eq!(take(&mut cursor), 8);
+    // 8 items in 80 µs: 10 µs each, so about 20 µs (the target) is 2 items; min_len is 4.
+    cursor.chunk_took(8, Duration::from_micros(80));
+    assert_eq!(take(&mut cursor), 4);
+    // 4 items in 10 µs (2.5 µs each): under the target, so the doubling resumes.
+    cursor.chunk_took(4, Duration::from_micros(10));
+    assert_eq!(take(&mut cursor), 8);
+    cursor.chunk_took(8, Duration::from_micros(10));
+    assert_eq!(take(&mut cursor), 16);
+    // 16 items in 40 µs: 20 µs is 8 items.
+    cursor.chunk_took(16, Duration::from_micros(40));
+    assert_eq!(take(&mut cursor), 8);
+}
+
+#[test]
 fn min_and_max_len_bound_every_chunk_but_the_last() {
     let (range, mut cursor) = StealRange::new(5..1005, ChunkLimits::new(10, 40));
     let lens = lens(&drain(&range, &mut cursor));
