@@ -6,11 +6,12 @@
 //!
 //! ```sh
 //! cargo bench --bench sort -- --warm-up-time 1 --measurement-time 3 --sample-size 10
+//! WEFT_BENCH_INTERLEAVED=1 cargo bench --bench sort   # round-robin, steadier ratios
 //! ```
 
 #![allow(missing_docs)] // `criterion_group!` generates an undocumented `pub fn`
 
-use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion};
+use criterion::{criterion_group, BatchSize, BenchmarkId, Criterion};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
@@ -107,4 +108,136 @@ criterion_group! {
     config = Criterion::default().sample_size(10);
     targets = sort_benches
 }
-criterion_main!(benches);
+
+/// One contender of an interleaved run: its name and a sort of the vector it is given.
+type Contender<'a, T> = (String, Box<dyn Fn(&mut Vec<T>) + 'a>);
+
+/// Sorts a fresh clone of `input` with each contender in turn, `rounds` times (the starting
+/// contender rotates each round; the clone and the drop are not timed; a 10 ms pause lets
+/// the previous pool's workers fall asleep first), and prints each one's median time
+/// relative to the median of the std sort of the same kind, fastest-call ratio in brackets.
+fn interleave_input<T>(name: &str, input: &[T], rounds: usize)
+where
+    T: Ord + Send + Clone,
+{
+    use std::time::{Duration, Instant};
+    if let Ok(only) = std::env::var("WEFT_BENCH_ONLY") {
+        if !only.split(',').any(|wanted| wanted == name) {
+            return;
+        }
+    }
+    let weft_pools: Vec<_> = THREAD_COUNTS
+        .iter()
+        .map(|&t| {
+            let pool = weft::ThreadPoolBuilder::new()
+                .num_threads(t)
+                .build()
+                .unwrap();
+            (t, pool)
+        })
+        .collect();
+    let rayon_pools: Vec<_> = THREAD_COUNTS
+        .iter()
+        .map(|&t| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(t)
+                .build()
+                .unwrap();
+            (t, pool)
+        })
+        .collect();
+    let mut contenders: Vec<Contender<'_, T>> = vec![
+        (
+            "unstable/std".into(),
+            Box::new(|v: &mut Vec<T>| v.sort_unstable()),
+        ),
+        ("stable/std".into(), Box::new(|v: &mut Vec<T>| v.sort())),
+    ];
+    for (t, pool) in &weft_pools {
+        contenders.push((
+            format!("unstable/weft-{t}"),
+            Box::new(move |v: &mut Vec<T>| {
+                use weft::slice::ParallelSliceMut;
+                pool.install(|| v.par_sort_unstable())
+            }),
+        ));
+        contenders.push((
+            format!("stable/weft-{t}"),
+            Box::new(move |v: &mut Vec<T>| {
+                use weft::slice::ParallelSliceMut;
+                pool.install(|| v.par_sort())
+            }),
+        ));
+    }
+    for (t, pool) in &rayon_pools {
+        contenders.push((
+            format!("unstable/rayon-{t}"),
+            Box::new(move |v: &mut Vec<T>| {
+                use rayon::slice::ParallelSliceMut;
+                pool.install(|| v.par_sort_unstable())
+            }),
+        ));
+        contenders.push((
+            format!("stable/rayon-{t}"),
+            Box::new(move |v: &mut Vec<T>| {
+                use rayon::slice::ParallelSliceMut;
+                pool.install(|| v.par_sort())
+            }),
+        ));
+    }
+    let mut times: Vec<Vec<Duration>> = vec![Vec::with_capacity(rounds); contenders.len()];
+    for round in 0..rounds {
+        for k in 0..contenders.len() {
+            let i = (k + round) % contenders.len();
+            let mut v = input.to_vec();
+            std::thread::sleep(Duration::from_millis(10));
+            let start = Instant::now();
+            (contenders[i].1)(&mut v);
+            times[i].push(start.elapsed());
+            drop(v);
+        }
+    }
+    for t in &mut times {
+        t.sort();
+    }
+    let median = |t: &[Duration]| t[t.len() / 2].as_secs_f64();
+    let fastest = |t: &[Duration]| t[0].as_secs_f64();
+    for (kind, baseline) in [("unstable", 0), ("stable", 1)] {
+        let mut line = format!(
+            "{name:<10} {kind:<8} std {:8.1} ms",
+            median(&times[baseline]) * 1e3
+        );
+        for ((label, _), t) in contenders.iter().zip(&times) {
+            if label.starts_with(kind) && !label.ends_with("/std") {
+                let speedup = median(&times[baseline]) / median(t);
+                let best = fastest(&times[baseline]) / fastest(t);
+                let who = label.split('/').nth(1).unwrap_or(label);
+                line += &format!(" | {who} {speedup:.2}x ({best:.2}x)");
+            }
+        }
+        println!("{line}");
+    }
+}
+
+/// `WEFT_BENCH_INTERLEAVED=1 cargo bench --bench sort`: the same inputs, all contenders
+/// interleaved (see [`interleave_input`]), speed-ups over std printed; `WEFT_BENCH_ROUNDS`
+/// sorts per contender (default 15); `WEFT_BENCH_ONLY=u64,strings` picks inputs.
+fn interleaved_benches() {
+    let rounds: usize = std::env::var("WEFT_BENCH_ROUNDS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(15);
+    println!("speed-up over std (std time / time): median (fastest), {rounds} interleaved rounds");
+    interleave_input("u64", &random_u64s(scaled(10_000_000)), rounds);
+    interleave_input("u64_pairs", &random_records(scaled(10_000_000)), rounds);
+    interleave_input("strings", &random_strings(scaled(1_000_000)), rounds);
+}
+
+fn main() {
+    if std::env::var_os("WEFT_BENCH_INTERLEAVED").is_some_and(|v| v != "0") {
+        interleaved_benches();
+        return;
+    }
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}

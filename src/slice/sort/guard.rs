@@ -1,6 +1,7 @@
 //! Moving elements between the slice and the merge buffer, and deferring panics.
 //!
-//! All of the sorts' `unsafe` code is here. The merge sort treats the slice and its scratch
+//! All of the sorts' `unsafe` code is here, including the quicksort's cyclic partition
+//! ([`partition_cyclic`]), whose guard puts a held-out element back if the comparator panics. The merge sort treats the slice and its scratch
 //! buffer as two arrays of [`MaybeUninit<T>`]; every element lives in exactly one of them
 //! at any time. The functions below move whole runs bitwise (a move, not a copy: the source
 //! slots are dead afterwards) and merge two runs through a [`MergeCursor`] whose `Drop`
@@ -12,7 +13,7 @@
 //! whatever the scheduler does with the other half of a `join`.
 
 use std::any::Any;
-use std::mem::MaybeUninit;
+use std::mem::{ManuallyDrop, MaybeUninit};
 use std::panic::{self, AssertUnwindSafe};
 use std::ptr;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -182,5 +183,75 @@ impl PanicSlot {
         if let Some(payload) = payload {
             panic::resume_unwind(payload);
         }
+    }
+}
+
+/// Moves the elements for which `goes_left` holds to the front of `v` and returns how many
+/// there are (the order within each side is not kept). Branch-free cyclic Lomuto scheme: the
+/// first element is held out, leaving a gap; each step tests the next element, moves the
+/// first element of the right side into the gap and the tested one to the end of the left
+/// side, and the gap moves to where the tested element was. Each element is tested once and
+/// moved twice, where a swap-based Lomuto moves it three times per swap.
+///
+/// If `goes_left` panics, the guard writes the held-out element into the gap: `v` is always a
+/// permutation of its input.
+pub(super) fn partition_cyclic<T, F>(v: &mut [T], mut goes_left: F) -> usize
+where
+    F: FnMut(&T) -> bool,
+{
+    let len = v.len();
+    if len == 0 {
+        return 0;
+    }
+    let base = v.as_mut_ptr();
+    // SAFETY: `len > 0`, so slot 0 holds a live value. Reading it out makes slot 0 the gap;
+    // from here on exactly one slot (`gap.at`) is dead, and the guard owns the held value.
+    let held = ManuallyDrop::new(unsafe { ptr::read(base) });
+    let mut gap = GapGuard { held, at: base };
+    let mut left = 0;
+    for right in 1..len {
+        // SAFETY: `left < right < len`, and the gap is in `left..right` (it starts at 0 and
+        // then is always the previous `right`, while `left` only grows to at most `right`):
+        // every pointer is in bounds. `v[right]` is live when it is tested. The first copy
+        // fills the gap from `v[left]` (possibly the gap itself: `copy` allows the overlap),
+        // the second refills `v[left]` from `v[right]` (distinct slots), and then
+        // `v[right]` is the only dead slot: the invariant holds again.
+        unsafe {
+            let tested = base.add(right);
+            let goes = goes_left(&*tested);
+            let left_end = base.add(left);
+            ptr::copy(left_end, gap.at, 1);
+            ptr::copy_nonoverlapping(tested, left_end, 1);
+            gap.at = tested;
+            left += usize::from(goes);
+        }
+    }
+    // The held-out element is tested last; if that panics, the guard fills the gap with it.
+    let goes = goes_left(&gap.held);
+    // SAFETY: as in the loop, with the held value in the role of `v[right]`: `v[left]` moves
+    // into the gap, and the guard's drop (next statement) writes the held value into
+    // `v[left]`, the only dead slot.
+    unsafe {
+        let left_end = base.add(left);
+        ptr::copy(left_end, gap.at, 1);
+        gap.at = left_end;
+    }
+    drop(gap);
+    left + usize::from(goes)
+}
+
+/// Owns the element held out by [`partition_cyclic`] and writes it into the dead slot `at`
+/// when dropped (normally or by a panic in the predicate).
+struct GapGuard<T> {
+    held: ManuallyDrop<T>,
+    at: *mut T,
+}
+
+impl<T> Drop for GapGuard<T> {
+    fn drop(&mut self) {
+        // SAFETY: `at` is the one dead slot of the slice being partitioned, and `held` is the
+        // one value that belongs there; after this copy the guard is gone, so the value is
+        // owned by the slice alone (`held` is `ManuallyDrop` and never dropped here).
+        unsafe { ptr::copy_nonoverlapping(&*self.held, self.at, 1) }
     }
 }

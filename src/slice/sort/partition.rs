@@ -1,7 +1,8 @@
 //! Pivot choice and partitioning for the parallel quicksort.
 //!
-//! Everything here moves elements only by swapping, so whatever the comparator does
-//! (including panicking half-way) the slice stays a permutation of its input.
+//! Partitioning moves elements through a held-out temporary (`guard::partition_cyclic`),
+//! whose drop guard keeps the slice a permutation of its input whatever the comparator does
+//! (including panicking half-way).
 
 /// Slices at least this long take their pivot as a pseudo-median of 81 samples; shorter
 /// ones use a ninther (pseudo-median of 9).
@@ -65,16 +66,10 @@ where
 }
 
 /// Moves the elements for which `goes_left` holds to the front of `v` and returns how many
-/// there are. Branch-free cyclic Lomuto scheme: every element is swapped once, and the
-/// predicate only decides whether the boundary advances.
-pub(super) fn partition<T>(v: &mut [T], mut goes_left: impl FnMut(&T) -> bool) -> usize {
-    let mut boundary = 0;
-    for i in 0..v.len() {
-        let left = goes_left(&v[i]);
-        v.swap(boundary, i);
-        boundary += usize::from(left);
-    }
-    boundary
+/// there are: the branch-free cyclic partition in `guard.rs` (it holds one element out while
+/// it runs, and its drop guard puts it back if `goes_left` panics).
+pub(super) fn partition<T>(v: &mut [T], goes_left: impl FnMut(&T) -> bool) -> usize {
+    super::guard::partition_cyclic(v, goes_left)
 }
 
 #[cfg(test)]
@@ -108,6 +103,52 @@ mod tests {
         let mut sorted = v.clone();
         sorted.sort_unstable();
         assert_eq!(sorted, (0..1000).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn partition_of_every_small_length_and_split_matches_a_filter() {
+        for len in 0..40u32 {
+            for cut in 0..=len {
+                let mut v: Vec<u32> = (0..len).map(|i| (i * 17 + 5) % len.max(1)).collect();
+                let expected_left = v.iter().filter(|&&x| x < cut).count();
+                let n = partition(&mut v, |&x| x < cut);
+                assert_eq!(n, expected_left, "len {len}, cut {cut}");
+                assert!(v[..n].iter().all(|&x| x < cut) && v[n..].iter().all(|&x| x >= cut));
+                let mut sorted = v.clone();
+                sorted.sort_unstable();
+                let mut original: Vec<u32> = (0..len).map(|i| (i * 17 + 5) % len.max(1)).collect();
+                original.sort_unstable();
+                assert_eq!(sorted, original, "a permutation of the input");
+            }
+        }
+    }
+
+    #[test]
+    fn a_panicking_predicate_leaves_a_permutation_and_drops_each_value_once() {
+        use std::panic::{catch_unwind, AssertUnwindSafe};
+        use std::rc::Rc;
+        // Each value is an `Rc` of its identity: strong counts reveal lost or doubled values.
+        for len in [1usize, 2, 3, 10, 257] {
+            for panic_at in 0..len {
+                let values: Vec<Rc<usize>> = (0..len).map(Rc::new).collect();
+                let mut v: Vec<Rc<usize>> = values.iter().rev().cloned().collect();
+                let mut calls = 0;
+                let result = catch_unwind(AssertUnwindSafe(|| {
+                    partition(&mut v, |x| {
+                        calls += 1;
+                        assert!(calls <= panic_at, "deliberate");
+                        **x % 3 == 0
+                    })
+                }));
+                assert!(result.is_err(), "len {len}, panic at call {}", panic_at + 1);
+                let mut seen: Vec<usize> = v.iter().map(|x| **x).collect();
+                seen.sort_unstable();
+                assert_eq!(seen, (0..len).collect::<Vec<_>>(), "len {len}");
+                assert!(values.iter().all(|x| Rc::strong_count(x) == 2));
+                drop(v);
+                assert!(values.iter().all(|x| Rc::strong_count(x) == 1));
+            }
+        }
     }
 
     #[test]

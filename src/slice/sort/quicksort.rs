@@ -12,7 +12,7 @@
 //! - *bad pivots*: after `log2(n)` partitions that leave less than an eighth on one side,
 //!   the piece is sorted by std's `sort_unstable_by`, whose worst case is O(n log n).
 //!
-//! Only swaps move elements, so a panicking comparator leaves a permutation; the panic
+//! Swaps and the guarded cyclic partition move elements, so a panicking comparator leaves a permutation; the panic
 //! unwinds through `join` to the caller.
 
 use std::cmp::Ordering;
