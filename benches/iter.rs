@@ -22,6 +22,9 @@
 #![allow(missing_docs)] // `criterion_group!` generates an undocumented function
 
 use criterion::{criterion_group, BenchmarkGroup, Criterion, Throughput};
+
+#[path = "interleave/mod.rs"]
+mod interleave;
 use std::hint::black_box;
 
 // Both sides include the same kernels, so weft and Rayon run identical source.
@@ -357,32 +360,19 @@ macro_rules! interleaved_contenders {
 /// of noise over every contender alike, where criterion measures one contender after another;
 /// a 10 ms pause before each call lets the previous pool's workers go to sleep first.
 fn interleave(name: &str, mut contenders: Vec<Contender<'_>>, rounds: usize) {
-    use std::time::{Duration, Instant};
-    if let Ok(only) = std::env::var("WEFT_BENCH_ONLY") {
-        if !only.split(',').any(|wanted| wanted == name) {
-            return;
-        }
+    use interleave::{fastest, median};
+    use std::time::Instant;
+    if !interleave::selected(name) {
+        return;
     }
     for (_, call) in contenders.iter_mut() {
         call(); // warm-up: caches, page faults, pool threads awake once
     }
-    let mut times: Vec<Vec<Duration>> = vec![Vec::with_capacity(rounds); contenders.len()];
-    for round in 0..rounds {
-        for k in 0..contenders.len() {
-            let i = (k + round) % contenders.len();
-            // Let the previous contender's idle workers stop spinning and fall asleep, so
-            // that they do not compete with this one for the two cores.
-            std::thread::sleep(Duration::from_millis(10));
-            let start = Instant::now();
-            (contenders[i].1)();
-            times[i].push(start.elapsed());
-        }
-    }
-    for t in &mut times {
-        t.sort();
-    }
-    let median = |t: &[Duration]| t[t.len() / 2].as_secs_f64();
-    let fastest = |t: &[Duration]| t[0].as_secs_f64();
+    let times = interleave::round_robin(contenders.len(), rounds, |i| {
+        let start = Instant::now();
+        (contenders[i].1)();
+        start.elapsed()
+    });
     let mut line = format!("{name:<18} sequential {:8.2} ms", median(&times[0]) * 1e3);
     for ((label, _), t) in contenders.iter().zip(&times).skip(1) {
         let ratio = median(t) / median(&times[0]);
@@ -399,10 +389,7 @@ fn interleaved_benches() {
     use std::sync::Mutex;
     let sizes = Sizes::from_env();
     let pools = Pools::new();
-    let rounds: usize = std::env::var("WEFT_BENCH_ROUNDS")
-        .ok()
-        .and_then(|r| r.parse().ok())
-        .unwrap_or(30);
+    let rounds = interleave::rounds(30);
     println!("time / sequential time: median (fastest call), {rounds} interleaved rounds");
 
     let n = sizes.sum_range;
@@ -485,7 +472,7 @@ fn interleaved_benches() {
 }
 
 fn main() {
-    if std::env::var_os("WEFT_BENCH_INTERLEAVED").is_some_and(|v| v != "0") {
+    if interleave::requested() {
         interleaved_benches();
         return;
     }

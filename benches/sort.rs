@@ -12,6 +12,9 @@
 #![allow(missing_docs)] // `criterion_group!` generates an undocumented `pub fn`
 
 use criterion::{criterion_group, BatchSize, BenchmarkId, Criterion};
+
+#[path = "interleave/mod.rs"]
+mod interleave;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
@@ -120,11 +123,10 @@ fn interleave_input<T>(name: &str, input: &[T], rounds: usize)
 where
     T: Ord + Send + Clone,
 {
-    use std::time::{Duration, Instant};
-    if let Ok(only) = std::env::var("WEFT_BENCH_ONLY") {
-        if !only.split(',').any(|wanted| wanted == name) {
-            return;
-        }
+    use interleave::{fastest, median};
+    use std::time::Instant;
+    if !interleave::selected(name) {
+        return;
     }
     let weft_pools: Vec<_> = THREAD_COUNTS
         .iter()
@@ -185,23 +187,14 @@ where
             }),
         ));
     }
-    let mut times: Vec<Vec<Duration>> = vec![Vec::with_capacity(rounds); contenders.len()];
-    for round in 0..rounds {
-        for k in 0..contenders.len() {
-            let i = (k + round) % contenders.len();
-            let mut v = input.to_vec();
-            std::thread::sleep(Duration::from_millis(10));
-            let start = Instant::now();
-            (contenders[i].1)(&mut v);
-            times[i].push(start.elapsed());
-            drop(v);
-        }
-    }
-    for t in &mut times {
-        t.sort();
-    }
-    let median = |t: &[Duration]| t[t.len() / 2].as_secs_f64();
-    let fastest = |t: &[Duration]| t[0].as_secs_f64();
+    let times = interleave::round_robin(contenders.len(), rounds, |i| {
+        let mut v = input.to_vec();
+        let start = Instant::now();
+        (contenders[i].1)(&mut v);
+        let elapsed = start.elapsed();
+        drop(v); // the clone and the drop are not timed
+        elapsed
+    });
     for (kind, baseline) in [("unstable", 0), ("stable", 1)] {
         let mut line = format!(
             "{name:<10} {kind:<8} std {:8.1} ms",
@@ -223,10 +216,7 @@ where
 /// interleaved (see [`interleave_input`]), speed-ups over std printed; `WEFT_BENCH_ROUNDS`
 /// sorts per contender (default 15); `WEFT_BENCH_ONLY=u64,strings` picks inputs.
 fn interleaved_benches() {
-    let rounds: usize = std::env::var("WEFT_BENCH_ROUNDS")
-        .ok()
-        .and_then(|r| r.parse().ok())
-        .unwrap_or(15);
+    let rounds = interleave::rounds(15);
     println!("speed-up over std (std time / time): median (fastest), {rounds} interleaved rounds");
     interleave_input("u64", &random_u64s(scaled(10_000_000)), rounds);
     interleave_input("u64_pairs", &random_records(scaled(10_000_000)), rounds);
@@ -234,7 +224,7 @@ fn interleaved_benches() {
 }
 
 fn main() {
-    if std::env::var_os("WEFT_BENCH_INTERLEAVED").is_some_and(|v| v != "0") {
+    if interleave::requested() {
         interleaved_benches();
         return;
     }

@@ -52,6 +52,14 @@ fn uneven(i: u64) -> u64 {
     x
 }
 
+/// `init` ran at least once and at most once per owner: the first one plus one per steal.
+fn assert_once_per_owner(what: &str, threads: usize, inits: u64, steals: u64) {
+    assert!(
+        (1..=1 + steals).contains(&inits),
+        "{what}, {threads} threads: {inits} inits, {steals} steals"
+    );
+}
+
 #[test]
 fn init_runs_once_per_owner_the_first_plus_one_per_range_steal() {
     use std::sync::atomic::Ordering::Relaxed;
@@ -67,10 +75,7 @@ fn init_runs_once_per_owner_the_first_plus_one_per_range_steal() {
                 .reduce(|| 0, u64::wrapping_add)
         });
         assert_eq!(sum, expected_sum);
-        assert!(
-            inits >= 1 && inits <= 1 + steals,
-            "reduce, {threads} threads: {inits} inits, {steals} steals"
-        );
+        assert_once_per_owner("reduce", threads, inits, steals);
         if threads == 1 {
             assert_eq!((inits, steals), (1, 0));
         }
@@ -83,10 +88,7 @@ fn init_runs_once_per_owner_the_first_plus_one_per_range_steal() {
                 .collect::<Vec<u64>>()
         });
         assert_eq!(vec, expected_vec);
-        assert!(
-            inits >= 1 && inits <= 1 + steals,
-            "collect, {threads} threads: {inits} inits, {steals} steals"
-        );
+        assert_once_per_owner("collect", threads, inits, steals);
 
         // `for_each_init` over a slice, and `fold`'s identity.
         let input: Vec<u64> = (0..n).collect();
@@ -98,10 +100,7 @@ fn init_runs_once_per_owner_the_first_plus_one_per_range_steal() {
                 },
             )
         });
-        assert!(
-            inits >= 1 && inits <= 1 + steals,
-            "for_each_init, {threads} threads: {inits} inits, {steals} steals"
-        );
+        assert_once_per_owner("for_each_init", threads, inits, steals);
         let (sums, inits, steals) = inits_and_steals(threads, |inits| {
             input
                 .par_iter()
@@ -123,10 +122,7 @@ fn init_runs_once_per_owner_the_first_plus_one_per_range_steal() {
             inits,
             "fold yields one accumulator per identity call"
         );
-        assert!(
-            inits >= 1 && inits <= 1 + steals,
-            "fold, {threads} threads: {inits} inits, {steals} steals"
-        );
+        assert_once_per_owner("fold", threads, inits, steals);
     }
 }
 

@@ -97,7 +97,7 @@ impl<'p, P: Producer> Producer for FuseProducer<'p, P> {
     fn into_iter(self) -> Self::IntoIter {
         FuseIter {
             base: self.base.into_iter(),
-            panicked: self.panicked,
+            guard: PanicGuard(self.panicked),
         }
     }
 
@@ -252,13 +252,14 @@ impl<T, C: Folder<T>> Folder<T> for FuseFolder<'_, C> {
 /// blows the fuse itself if it is dropped by a panic (in whatever consumes it).
 struct FuseIter<'p, I> {
     base: I,
-    panicked: &'p AtomicBool,
+    /// Blows the fuse if the iterator is dropped by a panic.
+    guard: PanicGuard<'p>,
 }
 
 impl<I> FuseIter<'_, I> {
     fn blown(&self) -> bool {
         // ORDERING: see `FuseConsumer::fused`.
-        self.panicked.load(Ordering::Relaxed)
+        self.guard.0.load(Ordering::Relaxed)
     }
 }
 
@@ -287,12 +288,3 @@ impl<I: DoubleEndedIterator> DoubleEndedIterator for FuseIter<'_, I> {
 }
 
 impl<I: ExactSizeIterator> ExactSizeIterator for FuseIter<'_, I> {}
-
-impl<I> Drop for FuseIter<'_, I> {
-    fn drop(&mut self) {
-        if thread::panicking() {
-            // ORDERING: see `FuseConsumer::fused`.
-            self.panicked.store(true, Ordering::Relaxed);
-        }
-    }
-}

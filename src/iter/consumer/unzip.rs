@@ -134,6 +134,15 @@ where
     }
 }
 
+/// The length of each side: the base's, if every item feeds both sides.
+fn side_len<I: ParallelIterator, OP: UnzipOp<I::Item>>(base: &I, op: &OP) -> Option<usize> {
+    if op.each_item_feeds_both() {
+        base.opt_len()
+    } else {
+        None
+    }
+}
+
 /// The left side as a parallel iterator: driving it extends the right side.
 struct UnzipA<'r, I, OP, FB> {
     base: I,
@@ -164,11 +173,7 @@ where
     }
 
     fn opt_len(&self) -> Option<usize> {
-        if self.op.each_item_feeds_both() {
-            self.base.opt_len()
-        } else {
-            None
-        }
+        side_len(&self.base, &self.op)
     }
 }
 
@@ -209,11 +214,7 @@ where
     }
 
     fn opt_len(&self) -> Option<usize> {
-        if self.op.each_item_feeds_both() {
-            self.base.opt_len()
-        } else {
-            None
-        }
+        side_len(&self.base, &self.op)
     }
 }
 

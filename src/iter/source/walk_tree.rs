@@ -233,6 +233,23 @@ where
     }
 }
 
+/// While `subtrees` is a single subtree (nothing to split between), replaces it by its root's
+/// children and pushes the root onto `opened`, at most [`MAX_OPENED_PER_SPLIT`] times.
+fn open_chain<S, B, I>(subtrees: &mut Vec<S>, opened: &mut Vec<S>, children_of: &B)
+where
+    B: Fn(&S) -> I,
+    I: IntoIterator<Item = S>,
+{
+    for _ in 0..MAX_OPENED_PER_SPLIT {
+        if subtrees.len() != 1 {
+            break;
+        }
+        let node = subtrees.pop().expect("one subtree");
+        subtrees.extend(children_of(&node));
+        opened.push(node);
+    }
+}
+
 /// A contiguous run of the prefix order: the `opened` nodes, then every node of each of
 /// `subtrees`, in order. The children of each opened node are at the front of `subtrees`
 /// (or were handed to a producer to the right by an earlier split).
@@ -252,14 +269,8 @@ where
 
     fn split(mut self) -> (Self, Option<Self>) {
         let children_of = self.children_of;
-        let mut opened_now = 0;
-        while self.subtrees.len() == 1 && opened_now < MAX_OPENED_PER_SPLIT {
-            // A prefix node comes before its children: it joins the end of `opened`.
-            let node = self.subtrees.pop().expect("one subtree");
-            self.subtrees.extend(children_of(&node));
-            self.opened.push(node);
-            opened_now += 1;
-        }
+        // A prefix node comes before its children: opened nodes join the end of `opened`.
+        open_chain(&mut self.subtrees, &mut self.opened, children_of);
         let later = match self.subtrees.len() {
             0 => return (self, None),
             // Still a chain: the opened nodes go left, the rest of the chain right.
@@ -333,15 +344,9 @@ where
 
     fn split(mut self) -> (Self, Option<Self>) {
         let children_of = self.children_of;
-        let mut opened_now = 0;
-        while self.subtrees.len() == 1 && opened_now < MAX_OPENED_PER_SPLIT {
-            // A postfix node comes after its children and before the nodes opened earlier
-            // (its ancestors): it is the next one out of `opened_rev`.
-            let node = self.subtrees.pop().expect("one subtree");
-            self.subtrees.extend(children_of(&node));
-            self.opened_rev.push(node);
-            opened_now += 1;
-        }
+        // A postfix node comes after its children and before the nodes opened earlier (its
+        // ancestors): opened nodes are pushed on `opened_rev`, which is read backwards.
+        open_chain(&mut self.subtrees, &mut self.opened_rev, children_of);
         let (earlier, later) = match self.subtrees.len() {
             0 => return (self, None),
             // Still a chain: the rest of the chain goes left, the opened nodes right.

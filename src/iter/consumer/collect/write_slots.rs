@@ -47,15 +47,14 @@ impl<'c, T> WrittenSlots<'c, T> {
 
     /// Extends `self` over `next`, whose first `written` slots hold items that `self` now
     /// owns. Requires `can_append(next)`.
-    fn append(&mut self, next: &mut &'c mut [MaybeUninit<T>], written: usize) {
+    fn append(&mut self, next: &'c mut [MaybeUninit<T>], written: usize) {
         debug_assert!(self.can_append(next));
         let len = self.slots.len() + next.len();
         // SAFETY: `self.slots` and `next` are runs of one `'c` slice of slots, cut apart by
         // the consumer's `split_at_mut`s (no other code makes `WriteSlots`), and adjacent
         // (`can_append`), so together they are one valid, exclusively borrowed run; `next`
-        // is left empty, so nothing else reaches those slots any more.
+        // is consumed here, so nothing else reaches those slots any more.
         self.slots = unsafe { slice::from_raw_parts_mut(self.slots.as_mut_ptr(), len) };
-        *next = &mut [];
         self.written += written;
     }
 
@@ -98,11 +97,11 @@ impl<'c, T: Send> Consumer<T> for WriteSlots<'c, T> {
 
     /// Continues a full folder that ends where these slots start: one run, one result.
     fn continue_folder(
-        mut self,
+        self,
         mut folder: WrittenSlots<'c, T>,
     ) -> Result<WrittenSlots<'c, T>, (Self, WrittenSlots<'c, T>)> {
         if folder.can_append(self.slots) {
-            folder.append(&mut self.slots, 0);
+            folder.append(self.slots, 0);
             Ok(folder)
         } else {
             Err((self, folder))
@@ -197,7 +196,7 @@ impl<'c, T> Reducer<WrittenSlots<'c, T>> for MergeSlots {
             let mut right = ManuallyDrop::new(right);
             let written = right.written;
             // `right` is forgotten: its items are now owned by `left` alone.
-            left.append(&mut right.slots, written);
+            left.append(std::mem::take(&mut right.slots), written);
         }
         // Otherwise `right` is dropped with its items, and the caller's count check fails.
         left

@@ -1,0 +1,61 @@
+// Round-robin timing for the benches' interleaved mode (`WEFT_BENCH_INTERLEAVED=1`), shared
+// by `benches/iter.rs` and `benches/sort.rs` through `#[path]`.
+//
+// Criterion measures one contender after another, so on a shared machine a burst of host
+// noise lands on one contender only. Here every contender runs once per round, the starting
+// contender rotates, and a 10 ms pause before each call lets the previous pool's workers
+// stop spinning and fall asleep, so they do not compete with the next contender.
+
+use std::time::Duration;
+
+/// Whether `WEFT_BENCH_INTERLEAVED` asks for the interleaved mode instead of criterion.
+pub(crate) fn requested() -> bool {
+    std::env::var_os("WEFT_BENCH_INTERLEAVED").is_some_and(|v| v != "0")
+}
+
+/// Calls per contender: `WEFT_BENCH_ROUNDS`, or `default`.
+pub(crate) fn rounds(default: usize) -> usize {
+    std::env::var("WEFT_BENCH_ROUNDS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(default)
+}
+
+/// False when `WEFT_BENCH_ONLY` (a comma-separated list) names other benchmarks only.
+pub(crate) fn selected(name: &str) -> bool {
+    std::env::var("WEFT_BENCH_ONLY")
+        .map(|only| only.split(',').any(|wanted| wanted == name))
+        .unwrap_or(true)
+}
+
+/// Runs `timed(i)` for every contender `i < contenders`, `rounds` rounds, the first
+/// contender of each round one further than in the round before, after a 10 ms pause each;
+/// `timed` returns how long its measured part took. Returns each contender's times, sorted.
+pub(crate) fn round_robin(
+    contenders: usize,
+    rounds: usize,
+    mut timed: impl FnMut(usize) -> Duration,
+) -> Vec<Vec<Duration>> {
+    let mut times: Vec<Vec<Duration>> = vec![Vec::with_capacity(rounds); contenders];
+    for round in 0..rounds {
+        for k in 0..contenders {
+            let i = (k + round) % contenders;
+            std::thread::sleep(Duration::from_millis(10));
+            times[i].push(timed(i));
+        }
+    }
+    for t in &mut times {
+        t.sort();
+    }
+    times
+}
+
+/// The median of sorted `times`, in seconds.
+pub(crate) fn median(times: &[Duration]) -> f64 {
+    times[times.len() / 2].as_secs_f64()
+}
+
+/// The fastest of sorted `times`, in seconds.
+pub(crate) fn fastest(times: &[Duration]) -> f64 {
+    times[0].as_secs_f64()
+}
