@@ -1,8 +1,9 @@
 //! Parallel sorts: quicksort for `par_sort_unstable*`, merge sort for `par_sort*`.
 //!
-//! - [`par_sort_unstable_by`]: parallel quicksort with robust pivots, recursion on
-//!   `join`, std's `sort_unstable_by` on small pieces and as the O(n log n) fallback
-//!   (`quicksort.rs`, `partition.rs`).
+//! - [`par_sort_unstable_by`]: parallel quicksort with robust pivots, the first partitions
+//!   spread over parallel blocks (one pivot per block, so `T: Sync` is not needed),
+//!   recursion on `join`, std's `sort_unstable_by` on small pieces and as the O(n log n)
+//!   fallback (`quicksort.rs`, `partition.rs`).
 //! - [`par_sort_by`]: stable merge sort: leaves sorted by std's `sort_by` in parallel, then
 //!   parallel merges split at a binary-searched point, with one buffer of `n` slots
 //!   (`mergesort.rs`).
@@ -15,9 +16,10 @@
 //! and the slice is left holding a permutation of its input: no element is lost,
 //! duplicated, leaked or dropped twice (the order is unspecified).
 //!
-//! The quicksort and the cached-key sort move elements only by swapping and are safe code.
-//! The merge sort's buffer needs `unsafe`: its operations are all in `guard.rs`, called
-//! from four places in `mergesort.rs`, each with its `SAFETY` comment.
+//! The cached-key sort and the quicksort's block exchanges move elements only by swapping
+//! and are safe code. The quicksort's cyclic partition and the merge sort's buffer need
+//! `unsafe`: all of it is in `guard.rs`, and the merge sort's four call sites in
+//! `mergesort.rs` each have their `SAFETY` comment.
 
 mod cached_key;
 mod guard;
