@@ -126,6 +126,70 @@ fn init_runs_once_per_owner_the_first_plus_one_per_range_steal() {
     }
 }
 
+/// A value that counts its clones.
+struct Counted<'a>(&'a std::sync::atomic::AtomicU64);
+
+impl Clone for Counted<'_> {
+    fn clone(&self) -> Self {
+        self.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        Counted(self.0)
+    }
+}
+
+#[test]
+fn map_with_clones_once_per_owner_the_first_plus_one_per_range_steal() {
+    let n = 200_000u64;
+    let expected_sum: u64 = (0..n).map(uneven).fold(0, u64::wrapping_add);
+    let expected_vec: Vec<u64> = (0..n).map(uneven).collect();
+    for threads in [1, 2, 3, 8] {
+        let (sum, clones, steals) = inits_and_steals(threads, |clones| {
+            (0..n)
+                .into_par_iter()
+                .map_with(Counted(clones), |_, i| uneven(i))
+                .reduce(|| 0, u64::wrapping_add)
+        });
+        assert_eq!(sum, expected_sum);
+        assert_once_per_owner("map_with + reduce", threads, clones, steals);
+        if threads == 1 {
+            // Rayon would make none here: weft never hands out the caller's value itself.
+            assert_eq!((clones, steals), (1, 0));
+        }
+
+        let (vec, clones, steals) = inits_and_steals(threads, |clones| {
+            (0..n)
+                .into_par_iter()
+                .map_with(Counted(clones), |_, i| uneven(i))
+                .collect::<Vec<u64>>()
+        });
+        assert_eq!(vec, expected_vec);
+        assert_once_per_owner("map_with + collect", threads, clones, steals);
+
+        let input: Vec<u64> = (0..n).collect();
+        let ((), clones, steals) = inits_and_steals(threads, |clones| {
+            input.par_iter().for_each_with(Counted(clones), |_, &i| {
+                std::hint::black_box(uneven(i));
+            })
+        });
+        assert_once_per_owner("for_each_with", threads, clones, steals);
+
+        let (sums, clones, steals) = inits_and_steals(threads, |clones| {
+            input
+                .par_iter()
+                .fold_with((0u64, Counted(clones)), |(acc, c), &i| {
+                    (acc.wrapping_add(uneven(i)), c)
+                })
+                .map(|(acc, _)| acc)
+                .collect::<Vec<u64>>()
+        });
+        assert_eq!(
+            sums.iter().fold(0u64, |a, &b| a.wrapping_add(b)),
+            expected_sum
+        );
+        assert_eq!(sums.len() as u64, clones, "one accumulator per clone");
+        assert_once_per_owner("fold_with", threads, clones, steals);
+    }
+}
+
 #[test]
 fn init_state_may_be_a_non_send_value() {
     // Rayon's own example pairs `map_init` with a thread-local RNG: the state never leaves

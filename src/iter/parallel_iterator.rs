@@ -65,7 +65,9 @@ pub trait ParallelIterator: Sized + Send {
         consumer::for_each::for_each(self, &op)
     }
 
-    /// Calls `op` on every item with `&mut` to a clone of `init` (one clone per piece).
+    /// Calls `op` on every item with `&mut` to a clone of `init`: one clone per piece, and on
+    /// an indexed iterator a piece is everything one worker folds in a row (the first worker
+    /// plus one per steal). `init` itself stays untouched and is dropped at the end.
     ///
     /// ```
     /// use std::sync::mpsc::channel;
@@ -194,7 +196,9 @@ pub trait ParallelIterator: Sized + Send {
         Map::new(self, map_op)
     }
 
-    /// Applies `map_op` with `&mut` to a clone of `init` (one clone per piece).
+    /// Applies `map_op` with `&mut` to a clone of `init`: one clone per piece, and on an
+    /// indexed iterator a piece is everything one worker folds in a row (the first worker
+    /// plus one per steal). `init` itself stays untouched and is dropped at the end.
     ///
     /// ```
     /// use weft::prelude::*;

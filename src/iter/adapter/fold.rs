@@ -102,7 +102,8 @@ where
     type Item = U;
 
     fn drive_unindexed<C: UnindexedConsumer<U>>(self, consumer: C) -> C::Result {
-        let (source, op) = (CloneState(self.item), &self.fold_op);
+        let pristine = std::sync::Mutex::new(self.item);
+        let (source, op) = (CloneState(&pristine), &self.fold_op);
         self.base.drive_unindexed(FoldConsumer {
             base: consumer,
             source,

@@ -54,7 +54,8 @@ where
     type Item = R;
 
     fn drive_unindexed<C: UnindexedConsumer<R>>(self, consumer: C) -> C::Result {
-        let (source, op) = (CloneState(self.item), &self.map_op);
+        let pristine = std::sync::Mutex::new(self.item);
+        let (source, op) = (CloneState(&pristine), &self.map_op);
         self.base.drive_unindexed(StateConsumer {
             base: consumer,
             source,
@@ -75,7 +76,8 @@ where
     R: Send,
 {
     fn drive<C: Consumer<R>>(self, consumer: C) -> C::Result {
-        let (source, op) = (CloneState(self.item), &self.map_op);
+        let pristine = std::sync::Mutex::new(self.item);
+        let (source, op) = (CloneState(&pristine), &self.map_op);
         self.base.drive(StateConsumer {
             base: consumer,
             source,
@@ -88,7 +90,8 @@ where
     }
 
     fn with_producer<CB: ProducerCallback<R>>(self, callback: CB) -> CB::Output {
-        let (source, op) = (CloneState(self.item), &self.map_op);
+        let pristine = std::sync::Mutex::new(self.item);
+        let (source, op) = (CloneState(&pristine), &self.map_op);
         self.base.with_producer(StateCallback {
             callback,
             source,

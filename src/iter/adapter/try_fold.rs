@@ -107,7 +107,8 @@ where
     type Item = R;
 
     fn drive_unindexed<C: UnindexedConsumer<R>>(self, consumer: C) -> C::Result {
-        let (source, op) = (CloneState(self.item), &self.fold_op);
+        let pristine = std::sync::Mutex::new(self.item);
+        let (source, op) = (CloneState(&pristine), &self.fold_op);
         self.base.drive_unindexed(TryFoldConsumer {
             base: consumer,
             source,
