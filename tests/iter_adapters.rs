@@ -136,6 +136,18 @@ fn enumerate_zip_zip_eq() {
             .collect();
         let expected: Vec<(u32, u32)> = v.iter().copied().zip(other.iter().copied()).collect();
         assert_eq!(zipped, expected);
+        // The shorter side first, folded by a sum: the leaf loop driven by `a`.
+        let dot: u64 = other
+            .par_iter()
+            .zip(v.par_iter())
+            .map(|(&a, &b)| u64::from(a) * u64::from(b))
+            .sum();
+        let expected_dot: u64 = other
+            .iter()
+            .zip(&v)
+            .map(|(&a, &b)| u64::from(a) * u64::from(b))
+            .sum();
+        assert_eq!(dot, expected_dot);
 
         let same_len: Vec<u32> = v.iter().map(|x| x ^ 1).collect();
         let eq_zipped: Vec<u32> = v.par_iter().zip_eq(&same_len).map(|(a, b)| a + b).collect();

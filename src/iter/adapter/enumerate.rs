@@ -106,4 +106,15 @@ impl<P: Producer> Producer for EnumerateProducer<P> {
             },
         )
     }
+
+    /// The leaf loop is the base's own `fold` with a counter, as std's `enumerate` does; the
+    /// zip with a range in `into_iter` tests both sides for the end at every item.
+    fn fold_with<F: Folder<Self::Item>>(self, folder: F) -> F {
+        let mut index = self.offset;
+        folder.consume_iter(self.base.into_iter().map(move |item| {
+            let numbered = (index, item);
+            index += 1;
+            numbered
+        }))
+    }
 }

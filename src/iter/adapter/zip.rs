@@ -136,6 +136,21 @@ impl<A: Producer, B: Producer> Producer for ZipProducer<A, B> {
             },
         )
     }
+
+    /// The leaf loop is `a`'s own `fold`, taking `b`'s items one by one. std's `Zip` only
+    /// indexes both sides directly for its own iterators (`TrustedRandomAccess` is not
+    /// stable); on others it calls `next` on both and tests both for the end, which cost
+    /// 2.5x the instructions of the sequential loop on `range.map(..).zip(slice)`.
+    fn fold_with<F: Folder<Self::Item>>(self, folder: F) -> F {
+        let (a, mut b) = (self.a.into_iter(), self.b.into_iter());
+        if a.len() > b.len() {
+            return folder.consume_iter(a.zip(b));
+        }
+        folder.consume_iter(a.map(move |x| match b.next() {
+            Some(y) => (x, y),
+            None => unreachable!("`b` is at least as long as `a` (exact sizes)"),
+        }))
+    }
 }
 
 /// The iterator returned by [`IndexedParallelIterator::zip_eq`]: a [`Zip`] of two
