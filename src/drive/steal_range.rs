@@ -234,8 +234,12 @@ impl OwnerCursor {
         if elapsed <= CHUNK_TIME_TARGET {
             return;
         }
-        let scaled = u128::from(len) * CHUNK_TIME_TARGET.as_nanos() / elapsed.as_nanos().max(1);
-        let scaled = u32::try_from(scaled).unwrap_or(u32::MAX);
+        // 64-bit arithmetic (a 128-bit division is a libcall): `len < 2^32` times a target
+        // of 20 000 ns cannot overflow, and `elapsed` exceeds the target here, so `scaled`
+        // is below `len`.
+        let elapsed_ns = u64::try_from(elapsed.as_nanos()).unwrap_or(u64::MAX);
+        let target_ns = CHUNK_TIME_TARGET.as_nanos() as u64;
+        let scaled = (u64::from(len) * target_ns / elapsed_ns) as u32;
         self.next_len = self.next_len.min(scaled.max(self.limits.min_len));
     }
 
