@@ -4,7 +4,8 @@
 //! Groups: (a) `sum_cheap_map` over `0..10^8`, (b) `map_collect_into` / `map_collect_fresh` of
 //! 10^7 elements, (c) `sum_slice` of a 5·10^7 `Vec<u64>`, (d) `filter_count` over 10^7
 //! elements, (e) `mandelbrot` 1024×1024 by rows, (f) `triangular` (item i costs O(i),
-//! n = 10^4), (g) `fine_grained` (10^7 items of a few ns each).
+//! n = 10^4), (g) `fine_grained` (10^7 items of a few ns each), (h) `zip_map_sum` (a mapped
+//! range of 10^7 zipped with a slice, summed).
 //!
 //! Allocation pattern of (b): `map_collect_into` writes into one buffer allocated and
 //! faulted in before the group starts and reused by every contender (`collect_into_vec` for
@@ -257,6 +258,22 @@ fn bench_slices(c: &mut Criterion, pools: &Pools, sizes: &Sizes) {
     });
     parallel_contenders!(g, pools, |side| side::filter_count(black_box(part)));
     g.finish();
+
+    let mut g = group(c, "zip_map_sum", part.len() as u64);
+    g.bench_function("sequential", |b| {
+        b.iter(|| zip_map_sum_sequential(black_box(part)))
+    });
+    parallel_contenders!(g, pools, |side| side::zip_map_sum(black_box(part)));
+    g.finish();
+}
+
+/// (h) sequentially: the best std version is the same chain on std's iterators.
+fn zip_map_sum_sequential(data: &[u64]) -> u64 {
+    (0..data.len())
+        .map(|i| work::cheap(i as u64))
+        .zip(data)
+        .map(|(a, &b)| a ^ b)
+        .sum()
 }
 
 fn bench_unbalanced(c: &mut Criterion, pools: &Pools, sizes: &Sizes) {
@@ -437,6 +454,11 @@ fn interleaved_benches() {
     };
     let list = interleaved_contenders!(pools, seq, |side| side::filter_count(black_box(part)));
     interleave("filter_count", list, rounds);
+    let seq = move || {
+        black_box(zip_map_sum_sequential(black_box(part)));
+    };
+    let list = interleaved_contenders!(pools, seq, |side| side::zip_map_sum(black_box(part)));
+    interleave("zip_map_sum", list, rounds);
 
     let side_len = sizes.mandelbrot_side;
     let image = Mutex::new(vec![0u8; side_len * side_len]);

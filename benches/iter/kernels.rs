@@ -44,6 +44,16 @@ pub(crate) fn filter_count(data: &[u64]) -> usize {
     data.par_iter().filter(|&&x| work::keep(x)).count()
 }
 
+/// (h) a mapped range zipped with a slice, then summed (`zip` and `map` leaves).
+pub(crate) fn zip_map_sum(data: &[u64]) -> u64 {
+    (0..data.len())
+        .into_par_iter()
+        .map(|i| work::cheap(i as u64))
+        .zip(data.par_iter())
+        .map(|(a, &b)| a ^ b)
+        .sum()
+}
+
 /// (e) Mandelbrot by rows: row cost varies a lot (unbalanced).
 pub(crate) fn mandelbrot(image: &mut [u8], width: usize) {
     let height = image.len() / width;
