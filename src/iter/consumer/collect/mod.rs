@@ -20,7 +20,7 @@ where
     vec.reserve(len);
     let old_len = vec.len();
     let written = drive(WriteSlots::new(&mut vec.spare_capacity_mut()[..len]));
-    let actual = written.len();
+    let actual = written.written();
     assert!(
         actual == len,
         "expected {len} items from an indexed parallel iterator, but got {actual}"

@@ -1,11 +1,19 @@
 //! The consumer that writes items straight into a `Vec`'s uninitialised spare capacity.
 //!
 //! The spare capacity is a `&mut [MaybeUninit<T>]`; splitting the consumer splits that
-//! slice, so each leaf owns a disjoint run of slots and fills it front to back. A leaf's
+//! run of slots, so each leaf owns a disjoint run and fills it front to back. A leaf's
 //! result ([`WrittenSlots`]) owns the items it wrote: if anything panics, dropping the
 //! partial results drops each written item exactly once. Neighbouring results are merged
 //! when the left one is full and ends where the right one starts; at the end the caller
 //! checks that one result covers every slot before taking ownership with `set_len`.
+//!
+//! A run is a raw pointer and a length, not a `&mut` sub-slice: every run is derived from
+//! the one slice given to [`WriteSlots::new`] by pointer arithmetic, so two neighbouring
+//! runs can become one again. Extending a `&mut` sub-slice over its neighbour instead (what
+//! this file did before) makes a reference reach past the range it borrowed; Miri (Tree
+//! Borrows) reported that as undefined behaviour once the neighbour's own reference had
+//! been moved in between. Slices are made from the pointer only for the moment they are
+//! used.
 
 use std::marker::PhantomData;
 use std::mem::{ManuallyDrop, MaybeUninit};
@@ -13,48 +21,72 @@ use std::{ptr, slice};
 
 use crate::plumbing::{Consumer, Folder, Reducer, UnindexedConsumer};
 
-/// A run of uninitialised slots to fill, in order.
+/// A run of `len` uninitialised slots from `start`, to fill in order.
+///
+/// Invariant: the run lies inside the slice given to [`WriteSlots::new`] (it is derived from
+/// it by `split_at` only), and no other `WriteSlots` or [`WrittenSlots`] covers any of it.
 pub(crate) struct WriteSlots<'c, T> {
-    slots: &'c mut [MaybeUninit<T>],
+    start: *mut MaybeUninit<T>,
+    len: usize,
+    /// The run is borrowed from the caller's slice for `'c`, exclusively.
+    borrow: PhantomData<&'c mut [MaybeUninit<T>]>,
 }
+
+// SAFETY: a `WriteSlots` is an exclusive borrow of its run (its invariant), like the
+// `&mut [MaybeUninit<T>]` it stands for, which is `Send` when `T` is; it has no shared
+// state.
+unsafe impl<T: Send> Send for WriteSlots<'_, T> {}
 
 impl<'c, T> WriteSlots<'c, T> {
     pub(crate) fn new(slots: &'c mut [MaybeUninit<T>]) -> Self {
-        WriteSlots { slots }
+        WriteSlots {
+            start: slots.as_mut_ptr(),
+            len: slots.len(),
+            borrow: PhantomData,
+        }
     }
 }
 
-/// The slots a leaf was given, of which the first `written` hold items this value owns.
+/// The run of slots a leaf was given (`len` from `start`), of which the first `written`
+/// hold items this value owns.
 ///
-/// Invariant: `slots[..written]` are initialised and owned by `self` (dropped by its `Drop`).
+/// Invariant: as for [`WriteSlots`], the run is this value's alone, inside the caller's
+/// slice; the first `written` slots are initialised and owned by `self` (dropped by its
+/// `Drop`).
 pub(crate) struct WrittenSlots<'c, T> {
-    slots: &'c mut [MaybeUninit<T>],
+    start: *mut MaybeUninit<T>,
+    len: usize,
     written: usize,
+    borrow: PhantomData<&'c mut [MaybeUninit<T>]>,
     /// Marks that this value owns (and drops) `T`s.
     owns: PhantomData<T>,
 }
 
-impl<'c, T> WrittenSlots<'c, T> {
+// SAFETY: as for `WriteSlots`: an exclusive borrow of its run plus owned `T`s, so `Send`
+// when `T` is.
+unsafe impl<T: Send> Send for WrittenSlots<'_, T> {}
+
+impl<T> WrittenSlots<'_, T> {
     /// How many items were written.
-    pub(crate) fn len(&self) -> usize {
+    pub(crate) fn written(&self) -> usize {
         self.written
     }
 
-    /// True if every slot of `self` is written and `next` starts where `self` ends.
-    fn can_append(&self, next: &[MaybeUninit<T>]) -> bool {
-        self.written == self.slots.len() && self.slots.as_ptr_range().end == next.as_ptr()
+    /// True if every slot of `self` is written and the run at `next` starts where `self`
+    /// ends. (Only compares addresses.)
+    fn can_append(&self, next: *mut MaybeUninit<T>) -> bool {
+        self.written == self.len && self.start.wrapping_add(self.len) == next
     }
 
-    /// Extends `self` over `next`, whose first `written` slots hold items that `self` now
-    /// owns. Requires `can_append(next)`.
-    fn append(&mut self, next: &'c mut [MaybeUninit<T>], written: usize) {
-        debug_assert!(self.can_append(next));
-        let len = self.slots.len() + next.len();
-        // SAFETY: `self.slots` and `next` are runs of one `'c` slice of slots, cut apart by
-        // the consumer's `split_at_mut`s (no other code makes `WriteSlots`), and adjacent
-        // (`can_append`), so together they are one valid, exclusively borrowed run; `next`
-        // is consumed here, so nothing else reaches those slots any more.
-        self.slots = unsafe { slice::from_raw_parts_mut(self.slots.as_mut_ptr(), len) };
+    /// Extends `self` over the next run, `len` slots of which the first `written` hold items
+    /// that `self` now owns. The caller checked `can_append` and gives up the next run (it
+    /// consumed the `WriteSlots` or forgot the `WrittenSlots` that held it).
+    fn append(&mut self, len: usize, written: usize) {
+        debug_assert!(self.written == self.len);
+        // Both runs come from the one slice of `WriteSlots::new` (no other code makes a
+        // run), so the joined run lies inside it too, and it is exclusively ours: the next
+        // run's owner is gone.
+        self.len += len;
         self.written += written;
     }
 
@@ -66,9 +98,9 @@ impl<'c, T> WrittenSlots<'c, T> {
 
 impl<T> Drop for WrittenSlots<'_, T> {
     fn drop(&mut self) {
-        let initialised = self.slots[..self.written].as_mut_ptr().cast::<T>();
-        // SAFETY: by the struct invariant the first `written` slots hold initialised items
-        // that this value owns and nobody else will read or drop.
+        let initialised = self.start.cast::<T>();
+        // SAFETY: by the struct invariant the first `written` slots of the run hold
+        // initialised items that this value owns and nobody else will read or drop.
         unsafe { ptr::drop_in_place(ptr::slice_from_raw_parts_mut(initialised, self.written)) }
     }
 }
@@ -79,14 +111,32 @@ impl<'c, T: Send> Consumer<T> for WriteSlots<'c, T> {
     type Result = WrittenSlots<'c, T>;
 
     fn split_at(self, index: usize) -> (Self, Self, MergeSlots) {
-        let (left, right) = self.slots.split_at_mut(index);
-        (WriteSlots::new(left), WriteSlots::new(right), MergeSlots)
+        assert!(
+            index <= self.len,
+            "split index {index} past {} slots",
+            self.len
+        );
+        let left = WriteSlots {
+            start: self.start,
+            len: index,
+            borrow: PhantomData,
+        };
+        let right = WriteSlots {
+            // `wrapping_add` stays in bounds here (`index <= len`); it only avoids `unsafe`
+            // for the arithmetic.
+            start: self.start.wrapping_add(index),
+            len: self.len - index,
+            borrow: PhantomData,
+        };
+        (left, right, MergeSlots)
     }
 
     fn into_folder(self) -> WrittenSlots<'c, T> {
         WrittenSlots {
-            slots: self.slots,
+            start: self.start,
+            len: self.len,
             written: 0,
+            borrow: PhantomData,
             owns: PhantomData,
         }
     }
@@ -100,8 +150,8 @@ impl<'c, T: Send> Consumer<T> for WriteSlots<'c, T> {
         self,
         mut folder: WrittenSlots<'c, T>,
     ) -> Result<WrittenSlots<'c, T>, (Self, WrittenSlots<'c, T>)> {
-        if folder.can_append(self.slots) {
-            folder.append(self.slots, 0);
+        if folder.can_append(self.start) {
+            folder.append(self.len, 0);
             Ok(folder)
         } else {
             Err((self, folder))
@@ -123,10 +173,12 @@ impl<'c, T> Folder<T> for WrittenSlots<'c, T> {
     type Result = Self;
 
     fn consume(mut self, item: T) -> Self {
-        match self.slots.get_mut(self.written) {
-            Some(slot) => slot.write(item),
-            None => too_many_items(),
-        };
+        if self.written == self.len {
+            too_many_items();
+        }
+        // SAFETY: `written < len`, so the slot is in this value's run (struct invariant),
+        // which nobody else accesses; it is not yet initialised, so nothing is overwritten.
+        unsafe { self.start.add(self.written).write(MaybeUninit::new(item)) };
         self.written += 1;
         self
     }
@@ -137,7 +189,14 @@ impl<'c, T> Folder<T> for WrittenSlots<'c, T> {
     {
         // The loop keeps its position in a local guard (a register), not in `self`, so it
         // compiles to a plain store loop; the guard records progress even on a panic.
-        let free = self.slots[self.written..].iter_mut();
+        // SAFETY: the slots after the first `written` are in this value's run (struct
+        // invariant), uninitialised and accessed by nobody else; the slice lives only as
+        // long as this call, during which `self` is not used otherwise (the guard only
+        // updates `written`).
+        let free = unsafe {
+            slice::from_raw_parts_mut(self.start.add(self.written), self.len - self.written)
+        }
+        .iter_mut();
         let mut guard = WriteGuard {
             offered: free.len(),
             free,
@@ -192,11 +251,10 @@ impl<'c, T> Reducer<WrittenSlots<'c, T>> for MergeSlots {
         mut left: WrittenSlots<'c, T>,
         right: WrittenSlots<'c, T>,
     ) -> WrittenSlots<'c, T> {
-        if left.can_append(right.slots) {
-            let mut right = ManuallyDrop::new(right);
-            let written = right.written;
-            // `right` is forgotten: its items are now owned by `left` alone.
-            left.append(std::mem::take(&mut right.slots), written);
+        if left.can_append(right.start) {
+            // `right` is forgotten: its run and items now belong to `left` alone.
+            let right = ManuallyDrop::new(right);
+            left.append(right.len, right.written);
         }
         // Otherwise `right` is dropped with its items, and the caller's count check fails.
         left
