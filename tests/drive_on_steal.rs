@@ -233,3 +233,49 @@ fn unbalanced_order_sensitive_work_matches_sequential_in_every_pool() {
         );
     }
 }
+
+/// Item `i` costs roughly 0.5 to 3 µs: slow enough that an owner folds its chunks in
+/// several blocks and offers the rest of a chunk to thieves between blocks.
+fn slow(i: usize) -> u64 {
+    let rounds = 500 + (i % 7) as u64 * 400;
+    (0..rounds).fold(i as u64, |acc, j| acc.rotate_left(7) ^ j.wrapping_mul(31))
+}
+
+#[test]
+fn slow_items_folded_in_blocks_keep_index_order_in_every_pool() {
+    let n = 4_000usize;
+    let expected: Vec<u64> = (0..n).map(slow).collect();
+    let expected_runs: Vec<usize> = (0..n).collect();
+    let target = expected[n * 3 / 4];
+    for threads in [2, 3, 8] {
+        let pool = pool(threads);
+        for round in 0..3 {
+            let what = format!("{threads} threads, round {round}");
+            let got: Vec<u64> = pool.install(|| (0..n).into_par_iter().map(slow).collect());
+            assert_eq!(got, expected, "collect, {what}");
+            // Non-commutative: each fold keeps its items in order, the reduce concatenates.
+            let runs = pool.install(|| {
+                (0..n)
+                    .into_par_iter()
+                    .map(|i| (i, slow(i)))
+                    .fold(Vec::new, |mut run, (i, _)| {
+                        run.push(i);
+                        run
+                    })
+                    .reduce(Vec::new, |mut a, b| {
+                        a.extend(b);
+                        a
+                    })
+            });
+            assert_eq!(runs, expected_runs, "fold + reduce, {what}");
+            let first =
+                pool.install(|| (0..n).into_par_iter().position_first(|i| slow(i) == target));
+            assert_eq!(first, expected.iter().position(|&x| x == target), "{what}");
+            let (evens, odds): (Vec<u64>, Vec<u64>) =
+                pool.install(|| (0..n).into_par_iter().map(slow).partition(|x| x % 2 == 0));
+            let (want_evens, want_odds): (Vec<u64>, Vec<u64>) =
+                expected.iter().partition(|&&x| x % 2 == 0);
+            assert_eq!((evens, odds), (want_evens, want_odds), "partition, {what}");
+        }
+    }
+}

@@ -18,11 +18,11 @@
 
 use std::time::Instant;
 
-use super::steal_range::{ChunkLimits, Handoff, SplitAt, MAX_RANGE_LEN};
+use super::steal_range::{ChunkLimits, Handoff, OwnerCursor, SplitAt, MAX_RANGE_LEN};
 use crate::plumbing::{Consumer, Folder, Producer, Reducer};
 use crate::pool::{
-    current_num_threads, join_context, join_context_here, offer_forks, record_event, Event,
-    FnContext,
+    current_num_threads, join_context, join_context_here, offer_forks, publish_fork, record_event,
+    Event, FnContext,
 };
 
 /// A producer and its consumer, cut together. An upper piece keeps the reducer that joins
@@ -91,7 +91,7 @@ where
     };
     let (handoff, cursor) = Handoff::new(0..len as u32, work, limits);
     let (mine, stolen) = join_context(
-        |_| own(&handoff, cursor, None, None),
+        |_| own(&handoff, cursor, None, None, None),
         |ctx| steal_me(ctx, &handoff),
     );
     combine(mine, stolen)
@@ -107,63 +107,141 @@ struct Run<F, R> {
 
 /// The owner's loop: fold chunk after chunk into one folder for as long as the consumer
 /// lets the folder continue (`Consumer::continue_folder`), so per-folder state is made once
-/// per owner; after a steal, offer what is left again.
+/// per owner. A chunk is folded in blocks of about 20 µs (`OwnerCursor::block_took`); between
+/// two blocks the owner publishes its "steal me" job if a worker is idle, and after a steal
+/// it offers what is left again at once, carrying the unfolded rest of its chunk along
+/// (`rest`: always folded into `run`, so `rest` implies `run`).
 fn own<P, C>(
     handoff: &Shared<P, C>,
-    mut cursor: super::steal_range::OwnerCursor,
+    mut cursor: OwnerCursor,
     mut done: Option<C::Result>,
     mut run: Option<Run<C::Folder, C::Reducer>>,
+    mut rest: Option<(P, u32)>,
 ) -> C::Result
 where
     P: Producer,
     C: Consumer<P::Item>,
 {
-    // One clock read per chunk: a chunk's time runs from the previous read (so it includes
-    // taking the chunk out of the hand-off, a few hundred instructions) to the end of its fold.
+    // One clock read per block: a block's time runs from the previous read (so it includes
+    // taking a chunk out of the hand-off, a few hundred instructions) to the end of its fold.
     let mut clock = Instant::now();
-    while let Some((chunk, work)) = handoff.take_chunk(&mut cursor) {
-        record_event(Event::ChunkTaken, 1);
-        let Run { folder, below } = match run.take() {
-            None => Run {
-                folder: work.consumer.into_folder(),
-                below: work.below,
-            },
-            Some(Run { folder, below }) => match work.consumer.continue_folder(folder) {
-                // The chunk's own reducer (`work.below`) joins it to the run: not needed.
-                Ok(folder) => Run { folder, below },
-                Err((consumer, folder)) => {
-                    done = Some(reduce_below(done, below, folder.complete()));
-                    Run {
-                        folder: consumer.into_folder(),
-                        below: work.below,
-                    }
-                }
-            },
+    // Our "steal me" job was just forked: with slow items, publish it right away.
+    look_at_pool(&cursor);
+    loop {
+        let (mut producer, mut left, mut steal_seen) = match rest.take() {
+            Some((producer, left)) => (producer, left, false),
+            None => {
+                let Some((chunk, work)) = handoff.take_chunk(&mut cursor) else {
+                    break;
+                };
+                record_event(Event::ChunkTaken, 1);
+                run = Some(extend_run(&mut done, run, work.consumer, work.below));
+                let len = chunk.indices.end - chunk.indices.start;
+                (work.producer, len, chunk.steal_observed)
+            }
         };
-        let folder = fold(work.producer, folder);
-        let now = Instant::now();
-        cursor.chunk_took(chunk.indices.end - chunk.indices.start, now - clock);
-        clock = now;
-        if folder.full() {
-            // Nobody wants more items: keep thieves off the rest and stop.
-            handoff.close();
-            return reduce_below(done, below, folder.complete());
+        let Run { mut folder, below } = run.take().expect("a chunk is folded into a run");
+        loop {
+            let block = cursor.block_len(left);
+            let tail = if block < left {
+                let (head, tail) = producer.split_at(block as usize);
+                folder = fold(head, folder);
+                Some(tail)
+            } else {
+                folder = fold(producer, folder);
+                None
+            };
+            let now = Instant::now();
+            cursor.block_took(block, now - clock);
+            clock = now;
+            if folder.full() {
+                // Nobody wants more items: keep thieves off the rest and stop.
+                handoff.close();
+                return reduce_below(done, below, folder.complete());
+            }
+            let Some(tail) = tail else { break };
+            producer = tail;
+            left -= block;
+            look_at_pool(&cursor);
+            steal_seen |= handoff.peek_steal(&mut cursor);
+            if steal_seen && cursor.worth_stealing() {
+                let run = Run { folder, below };
+                return offer_rest(handoff, cursor, done, run, Some((producer, left)));
+            }
         }
         run = Some(Run { folder, below });
-        if chunk.steal_observed && cursor.worth_stealing() {
-            // The thief consumed our `steal_me`: offer the rest with a fresh one. The run
-            // (which may hold `!Send` state) stays on this thread as the join's `a`.
-            let (mine, stolen) = join_context_here(
-                |_| own(handoff, cursor, done, run),
-                |ctx| steal_me(ctx, handoff),
-            );
-            return combine(mine, stolen);
+        if steal_seen && cursor.worth_stealing() {
+            let run = run.take().expect("just stored");
+            return offer_rest(handoff, cursor, done, run, None);
         }
-        offer_forks();
+        look_at_pool(&cursor);
     }
     match run {
         Some(Run { folder, below }) => reduce_below(done, below, folder.complete()),
         None => done.expect("an owner always keeps at least one chunk"),
+    }
+}
+
+/// Between two blocks: make this owner's "steal me" job (its oldest private fork) stealable
+/// if a worker is idle, or at once if items are slow, so that a worker falling idle during
+/// the next block need not wait for its end.
+#[inline]
+fn look_at_pool(cursor: &OwnerCursor) {
+    if cursor.items_are_slow() {
+        publish_fork();
+    } else {
+        offer_forks();
+    }
+}
+
+/// A thief consumed the owner's `steal_me`: offer what is left with a fresh one. The owner
+/// goes on (with its run, which may hold `!Send` state, and the rest of its chunk) as the
+/// `a` of a join that stays on this thread.
+fn offer_rest<P, C>(
+    handoff: &Shared<P, C>,
+    cursor: OwnerCursor,
+    done: Option<C::Result>,
+    run: Run<C::Folder, C::Reducer>,
+    rest: Option<(P, u32)>,
+) -> C::Result
+where
+    P: Producer,
+    C: Consumer<P::Item>,
+{
+    let (mine, stolen) = join_context_here(
+        |_| own(handoff, cursor, done, Some(run), rest),
+        |ctx| steal_me(ctx, handoff),
+    );
+    combine(mine, stolen)
+}
+
+/// Adds a chunk's consumer piece to the owner's run: it continues the run's folder if the
+/// consumer allows it; otherwise the run is completed into `done` and a new run starts.
+fn extend_run<C, T>(
+    done: &mut Option<C::Result>,
+    run: Option<Run<C::Folder, C::Reducer>>,
+    consumer: C,
+    chunk_below: Option<C::Reducer>,
+) -> Run<C::Folder, C::Reducer>
+where
+    C: Consumer<T>,
+{
+    let Some(Run { folder, below }) = run else {
+        return Run {
+            folder: consumer.into_folder(),
+            below: chunk_below,
+        };
+    };
+    match consumer.continue_folder(folder) {
+        // The chunk's own reducer (`chunk_below`) joins it to the run: not needed.
+        Ok(folder) => Run { folder, below },
+        Err((consumer, folder)) => {
+            *done = Some(reduce_below(done.take(), below, folder.complete()));
+            Run {
+                folder: consumer.into_folder(),
+                below: chunk_below,
+            }
+        }
     }
 }
 

@@ -81,6 +81,18 @@ pub(crate) fn offer_forks() {
     }
 }
 
+/// For long-running work between `join`s whose pieces are slow (a driver folding items of
+/// many microseconds each): publish the current worker's oldest private fork now, idle
+/// worker or not, so that a worker falling idle later can steal it at once instead of
+/// waiting for the next [`offer_forks`]. A deque push, negligible next to such pieces.
+#[inline]
+pub(crate) fn publish_fork() {
+    // SAFETY: non-null CURRENT is this thread's live worker.
+    if let Some(worker) = unsafe { WorkerThread::current().as_ref() } {
+        worker.publish_fork();
+    }
+}
+
 /// The largest `num_threads` a pool accepts; larger requests are capped to it.
 ///
 /// ```

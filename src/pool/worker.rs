@@ -153,7 +153,16 @@ impl WorkerThread {
         }
     }
 
-    /// Someone is idle: publish our oldest private fork, unless one already waits in the deque.
+    /// Publishes the oldest private fork whether or not anyone is idle (see
+    /// `pool::publish_fork`).
+    #[inline]
+    pub(crate) fn publish_fork(&self) {
+        if self.forks.published.get() < self.forks.len.get() {
+            self.share_fork_cold();
+        }
+    }
+
+    /// Someone is idle (or `publish_fork` asks): publish our oldest private fork, unless one already waits in the deque.
     #[cold]
     fn share_fork_cold(&self) {
         let oldest = self.forks.published.get();

@@ -79,6 +79,13 @@ impl<T: SplitAt> Handoff<T> {
         Some((indices, value))
     }
 
+    /// Owner: whether a thief took part of the range since the owner last looked (see
+    /// `StealRange::peek_steal`).
+    #[inline]
+    pub(crate) fn peek_steal(&self, cursor: &mut OwnerCursor) -> bool {
+        self.range.peek_steal(cursor)
+    }
+
     /// Owner: no thief may start on what is left (see `StealRange::close`); the unclaimed
     /// pieces stay in the slot and are dropped with the `Handoff`.
     pub(crate) fn close(&self) {

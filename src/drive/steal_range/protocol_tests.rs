@@ -1,4 +1,5 @@
-//! The on-steal protocol of `drive/README.md` section 2, written out over `Handoff` with
+//! The on-steal protocol of `drive/README.md` section 2 (with the blocks and `peek_steal`
+//! of the driver), written out over `Handoff` with
 //! `join` played by scoped threads: `b` (the steal-me job) always runs on a thread of its
 //! own, as if an idle worker had stolen it at once. The results are `Vec`s joined by
 //! concatenation, a non-commutative reduce, so they come out as `0..n` only if every piece
@@ -30,14 +31,18 @@ struct Protocol {
 }
 
 impl Protocol {
-    /// `join(owner loop, steal me)`: the owner folds chunks until it sees a steal, then
-    /// recurses to post a fresh steal-me job for what is left.
+    /// `join(owner loop, steal me)`: the owner folds chunks in blocks of `BLOCK` items and
+    /// looks for a steal between blocks (`peek_steal`) and at each claim; on seeing one it
+    /// recurses to post a fresh steal-me job for what is left, carrying the unfolded rest of
+    /// its chunk along, as the driver does.
     fn own(
         &self,
         handoff: &Handoff<Items>,
         mut cursor: OwnerCursor,
         mut acc: Vec<u32>,
+        mut rest: Vec<u32>,
     ) -> Vec<u32> {
+        const BLOCK: usize = 2;
         let tried = AtomicBool::new(false);
         std::thread::scope(|s| {
             let thief = s.spawn(|| {
@@ -46,17 +51,27 @@ impl Protocol {
                 tried.store(true, Relaxed);
                 stolen
             });
-            let mine = loop {
-                let Some((chunk, piece)) = handoff.take_chunk(&mut cursor) else {
-                    break acc;
-                };
-                acc.extend(piece.0);
-                // ORDERING: Relaxed: see the store above.
-                while self.wait_for_thief && !tried.load(Relaxed) {
-                    std::thread::yield_now();
+            let mine = 'owner: loop {
+                let mut steal_seen = false;
+                if rest.is_empty() {
+                    let Some((chunk, piece)) = handoff.take_chunk(&mut cursor) else {
+                        break acc;
+                    };
+                    rest = piece.0;
+                    steal_seen = chunk.steal_observed;
                 }
-                if chunk.steal_observed && cursor.worth_stealing() {
-                    break self.own(handoff, cursor, acc);
+                while !rest.is_empty() {
+                    let tail = rest.split_off(rest.len().min(BLOCK));
+                    acc.append(&mut rest);
+                    rest = tail;
+                    // ORDERING: Relaxed: see the store above.
+                    while self.wait_for_thief && !tried.load(Relaxed) {
+                        std::thread::yield_now();
+                    }
+                    steal_seen |= handoff.peek_steal(&mut cursor);
+                    if steal_seen && cursor.worth_stealing() {
+                        break 'owner self.own(handoff, cursor, acc, rest);
+                    }
                 }
             };
             let mut all = mine;
@@ -72,7 +87,7 @@ impl Protocol {
         };
         self.owners.fetch_add(1, Relaxed);
         let (handoff, cursor) = Handoff::new(indices, piece, self.limits);
-        self.own(&handoff, cursor, Vec::new())
+        self.own(&handoff, cursor, Vec::new(), Vec::new())
     }
 
     fn run(limits: ChunkLimits, indices: Range<u32>, wait_for_thief: bool) -> (Vec<u32>, usize) {
@@ -83,7 +98,7 @@ impl Protocol {
         };
         let items = Items(indices.clone().collect());
         let (handoff, cursor) = Handoff::new(indices, items, limits);
-        let out = protocol.own(&handoff, cursor, Vec::new());
+        let out = protocol.own(&handoff, cursor, Vec::new(), Vec::new());
         (out, protocol.owners.load(Relaxed))
     }
 }

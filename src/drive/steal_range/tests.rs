@@ -84,27 +84,71 @@ fn owner_pays_a_logarithmic_number_of_claims() {
 }
 
 #[test]
-fn slow_chunks_scale_the_next_claim_to_the_time_target_and_fast_ones_keep_doubling() {
+fn slow_blocks_scale_the_next_block_to_the_time_target_and_fast_ones_double() {
+    use std::time::Duration;
+    let us = Duration::from_micros;
+    let (_range, mut cursor) = StealRange::new(0..1_000_000, ChunkLimits::new(4, 1 << 20));
+    // No measurement yet: the whole chunk is one block, and items count as fast.
+    assert_eq!(cursor.block_len(500), 500);
+    assert!(!cursor.items_are_slow());
+    // 100 items in 2500 µs: 25 µs each, so about 50 µs (the target) is 2 items; min_len is 4.
+    cursor.block_took(100, us(2500));
+    assert_eq!(cursor.block_len(500), 4);
+    assert!(cursor.items_are_slow());
+    // A full block of 4 in 10 µs (under half the target): the block doubles.
+    cursor.block_took(4, us(10));
+    assert_eq!(cursor.block_len(500), 8);
+    assert!(!cursor.items_are_slow());
+    // A block cut short by the end of its chunk says nothing about the length: kept.
+    cursor.block_took(3, us(1));
+    assert_eq!(cursor.block_len(500), 8);
+    // Between half the target and the target: kept, and items count as slow.
+    cursor.block_took(8, us(40));
+    assert_eq!(cursor.block_len(500), 8);
+    assert!(cursor.items_are_slow());
+    // 8 items in 100 µs: 50 µs is 4 items; and a block never exceeds what is left.
+    cursor.block_took(8, us(100));
+    assert_eq!(cursor.block_len(500), 4);
+    assert_eq!(cursor.block_len(3), 3);
+}
+
+#[test]
+fn claims_do_not_depend_on_block_timing() {
     use std::time::Duration;
     let (range, mut cursor) = StealRange::new(0..1_000_000, ChunkLimits::new(4, 1 << 20));
-    let take = |cursor: &mut super::OwnerCursor| {
-        let chunk = range.take_chunk(cursor).expect("plenty left");
-        chunk.indices.end - chunk.indices.start
-    };
-    assert_eq!(take(&mut cursor), 4);
-    cursor.chunk_took(4, Duration::from_micros(1)); // fast: the doubling goes on
-    assert_eq!(take(&mut cursor), 8);
-    // 8 items in 80 µs: 10 µs each, so about 20 µs (the target) is 2 items; min_len is 4.
-    cursor.chunk_took(8, Duration::from_micros(80));
-    assert_eq!(take(&mut cursor), 4);
-    // 4 items in 10 µs (2.5 µs each): under the target, so the doubling resumes.
-    cursor.chunk_took(4, Duration::from_micros(10));
-    assert_eq!(take(&mut cursor), 8);
-    cursor.chunk_took(8, Duration::from_micros(10));
-    assert_eq!(take(&mut cursor), 16);
-    // 16 items in 40 µs: 20 µs is 8 items.
-    cursor.chunk_took(16, Duration::from_micros(40));
-    assert_eq!(take(&mut cursor), 8);
+    let mut lens = Vec::new();
+    for _ in 0..5 {
+        let chunk = range.take_chunk(&mut cursor).expect("plenty left");
+        lens.push(chunk.indices.end - chunk.indices.start);
+        cursor.block_took(1, Duration::from_millis(5)); // very slow items
+    }
+    assert_eq!(lens, [4, 8, 16, 32, 64]);
+}
+
+#[test]
+fn a_peek_reports_each_steal_once_and_restarts_the_chunks_like_a_claim() {
+    let (range, mut cursor) = StealRange::new(0..1000, ChunkLimits::DEFAULT);
+    let first = range.take_chunk(&mut cursor).expect("plenty left");
+    assert_eq!(first.indices, 0..1);
+    range.take_chunk(&mut cursor).expect("plenty left"); // 1..3; next would be 4 long
+    assert!(!range.peek_steal(&mut cursor), "nobody stole yet");
+    let stolen = range.steal_half().expect("plenty left");
+    assert_eq!(stolen, 502..1000);
+    assert!(range.peek_steal(&mut cursor), "the steal is seen");
+    assert!(!range.peek_steal(&mut cursor), "and reported only once");
+    assert_eq!(cursor.remaining(), 499);
+    // The next claim does not report the steal again, starts from min_len, and the owner
+    // never claims past what the thief left.
+    let next = range.take_chunk(&mut cursor).expect("plenty left");
+    assert_eq!((next.indices.clone(), next.steal_observed), (3..4, false));
+    let mut claimed = vec![next.indices];
+    while let Some(chunk) = range.take_chunk(&mut cursor) {
+        assert!(!chunk.steal_observed);
+        claimed.push(chunk.indices);
+    }
+    assert_eq!(claimed.first().unwrap().start, 3);
+    assert_eq!(claimed.last().unwrap().end, 502);
+    assert!(claimed.windows(2).all(|w| w[0].end == w[1].start));
 }
 
 #[test]
