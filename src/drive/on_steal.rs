@@ -107,10 +107,10 @@ struct Run<F, R> {
 
 /// The owner's loop: fold chunk after chunk into one folder for as long as the consumer
 /// lets the folder continue (`Consumer::continue_folder`), so per-folder state is made once
-/// per owner. A chunk is folded in blocks of about 20 µs (`OwnerCursor::block_took`); between
-/// two blocks the owner publishes its "steal me" job if a worker is idle, and after a steal
-/// it offers what is left again at once, carrying the unfolded rest of its chunk along
-/// (`rest`: always folded into `run`, so `rest` implies `run`).
+/// per owner. A chunk is folded in blocks of about 50 µs (`OwnerCursor::block_took`); after
+/// each block the owner publishes its "steal me" job if a worker is idle (at once if items
+/// are slow), and after a steal it offers what is left again, carrying the unfolded rest of
+/// its chunk along (`rest`: always folded into `run`, so `rest` implies `run`).
 fn own<P, C>(
     handoff: &Shared<P, C>,
     mut cursor: OwnerCursor,
@@ -159,22 +159,20 @@ where
                 handoff.close();
                 return reduce_below(done, below, folder.complete());
             }
-            let Some(tail) = tail else { break };
-            producer = tail;
             left -= block;
             look_at_pool(&cursor);
             steal_seen |= handoff.peek_steal(&mut cursor);
             if steal_seen && cursor.worth_stealing() {
                 let run = Run { folder, below };
-                return offer_rest(handoff, cursor, done, run, Some((producer, left)));
+                let rest = tail.map(|tail| (tail, left));
+                return offer_rest(handoff, cursor, done, run, rest);
+            }
+            match tail {
+                Some(tail) => producer = tail,
+                None => break,
             }
         }
         run = Some(Run { folder, below });
-        if steal_seen && cursor.worth_stealing() {
-            let run = run.take().expect("just stored");
-            return offer_rest(handoff, cursor, done, run, None);
-        }
-        look_at_pool(&cursor);
     }
     match run {
         Some(Run { folder, below }) => reduce_below(done, below, folder.complete()),
