@@ -279,9 +279,10 @@ impl OwnerCursor {
         }
     }
 
-    /// Whether the last block took at least half the target: then the driver publishes its
-    /// "steal me" job as soon as it exists instead of waiting for an idle worker to show up
-    /// between two blocks (a deque push is nothing next to such a block).
+    /// Whether the last block took at least half the target (slow items, or cheap ones in a
+    /// long chunk): then the driver publishes its "steal me" job as soon as it exists
+    /// instead of waiting for an idle worker to show up between two blocks (a deque push is
+    /// nothing next to such a block).
     #[inline]
     pub(crate) fn items_are_slow(&self) -> bool {
         self.slow

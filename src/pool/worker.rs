@@ -162,7 +162,8 @@ impl WorkerThread {
         }
     }
 
-    /// Someone is idle (or `publish_fork` asks): publish our oldest private fork, unless one already waits in the deque.
+    /// Someone is idle (or `publish_fork` asks): publish our oldest private fork, unless one
+    /// already waits in the deque.
     #[cold]
     fn share_fork_cold(&self) {
         let oldest = self.forks.published.get();
