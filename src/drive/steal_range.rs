@@ -57,9 +57,10 @@ const REST_SHARE_SHIFT: u32 = 3;
 /// How long an owner folds between two looks at the pool (see [`OwnerCursor::block_took`]).
 /// Each look costs a clock read, a `split_at` of the chunk's producer and two plain loads,
 /// about 0.1 µs with cache misses. Measured on the triangular loop (2 threads, per-item
-/// traces): with 20 µs blocks the owners lost about 80 µs more per 33 ms run than Rayon's
-/// workers, with 50 or 80 µs they lost the same; a thief's wait does not grow with the
-/// block, because slow items get their "steal me" job published at once.
+/// traces, with early publication): with 20 µs blocks the owners lost 60-110 µs more per
+/// 33 ms run than Rayon's workers, with 50 or 80 µs about the same as Rayon's; a thief's
+/// wait does not grow with the block, because long blocks get their "steal me" job
+/// published at once.
 const BLOCK_TIME_TARGET: Duration = Duration::from_micros(50);
 
 /// The shared word: `low` in bits 0..32, `high` in bits 32..64. The owner's `fetch_add` adds
