@@ -47,24 +47,17 @@ impl<'c, T> WriteSlots<'c, T> {
     }
 }
 
-/// The run of slots a leaf was given (`len` from `start`), of which the first `written`
-/// hold items this value owns.
+/// The run of slots a leaf was given, of which the first `written` hold items this value
+/// owns.
 ///
-/// Invariant: as for [`WriteSlots`], the run is this value's alone, inside the caller's
-/// slice; the first `written` slots are initialised and owned by `self` (dropped by its
-/// `Drop`).
+/// Invariant: `run` keeps the invariant of [`WriteSlots`]; its first `written` slots are
+/// initialised and owned by `self` (dropped by its `Drop`).
 pub(crate) struct WrittenSlots<'c, T> {
-    start: *mut MaybeUninit<T>,
-    len: usize,
+    run: WriteSlots<'c, T>,
     written: usize,
-    borrow: PhantomData<&'c mut [MaybeUninit<T>]>,
     /// Marks that this value owns (and drops) `T`s.
     owns: PhantomData<T>,
 }
-
-// SAFETY: as for `WriteSlots`: an exclusive borrow of its run plus owned `T`s, so `Send`
-// when `T` is.
-unsafe impl<T: Send> Send for WrittenSlots<'_, T> {}
 
 impl<T> WrittenSlots<'_, T> {
     /// How many items were written.
@@ -72,21 +65,22 @@ impl<T> WrittenSlots<'_, T> {
         self.written
     }
 
-    /// True if every slot of `self` is written and the run at `next` starts where `self`
+    /// True if every slot of `self` is written and the run `next` starts where `self`
     /// ends. (Only compares addresses.)
-    fn can_append(&self, next: *mut MaybeUninit<T>) -> bool {
-        self.written == self.len && self.start.wrapping_add(self.len) == next
+    fn can_append(&self, next: &WriteSlots<'_, T>) -> bool {
+        let run = &self.run;
+        self.written == run.len && run.start.wrapping_add(run.len) == next.start
     }
 
     /// Extends `self` over the next run, `len` slots of which the first `written` hold items
     /// that `self` now owns. The caller checked `can_append` and gives up the next run (it
     /// consumed the `WriteSlots` or forgot the `WrittenSlots` that held it).
     fn append(&mut self, len: usize, written: usize) {
-        debug_assert!(self.written == self.len);
+        debug_assert!(self.written == self.run.len);
         // Both runs come from the one slice of `WriteSlots::new` (no other code makes a
         // run), so the joined run lies inside it too, and it is exclusively ours: the next
         // run's owner is gone.
-        self.len += len;
+        self.run.len += len;
         self.written += written;
     }
 
@@ -98,7 +92,7 @@ impl<T> WrittenSlots<'_, T> {
 
 impl<T> Drop for WrittenSlots<'_, T> {
     fn drop(&mut self) {
-        let initialised = self.start.cast::<T>();
+        let initialised = self.run.start.cast::<T>();
         // SAFETY: by the struct invariant the first `written` slots of the run hold
         // initialised items that this value owns and nobody else will read or drop.
         unsafe { ptr::drop_in_place(ptr::slice_from_raw_parts_mut(initialised, self.written)) }
@@ -133,10 +127,8 @@ impl<'c, T: Send> Consumer<T> for WriteSlots<'c, T> {
 
     fn into_folder(self) -> WrittenSlots<'c, T> {
         WrittenSlots {
-            start: self.start,
-            len: self.len,
+            run: self,
             written: 0,
-            borrow: PhantomData,
             owns: PhantomData,
         }
     }
@@ -150,7 +142,7 @@ impl<'c, T: Send> Consumer<T> for WriteSlots<'c, T> {
         self,
         mut folder: WrittenSlots<'c, T>,
     ) -> Result<WrittenSlots<'c, T>, (Self, WrittenSlots<'c, T>)> {
-        if folder.can_append(self.start) {
+        if folder.can_append(&self) {
             folder.append(self.len, 0);
             Ok(folder)
         } else {
@@ -173,12 +165,17 @@ impl<'c, T> Folder<T> for WrittenSlots<'c, T> {
     type Result = Self;
 
     fn consume(mut self, item: T) -> Self {
-        if self.written == self.len {
+        if self.written == self.run.len {
             too_many_items();
         }
         // SAFETY: `written < len`, so the slot is in this value's run (struct invariant),
         // which nobody else accesses; it is not yet initialised, so nothing is overwritten.
-        unsafe { self.start.add(self.written).write(MaybeUninit::new(item)) };
+        unsafe {
+            self.run
+                .start
+                .add(self.written)
+                .write(MaybeUninit::new(item))
+        };
         self.written += 1;
         self
     }
@@ -194,7 +191,8 @@ impl<'c, T> Folder<T> for WrittenSlots<'c, T> {
         // long as this call, during which `self` is not used otherwise (the guard only
         // updates `written`).
         let free = unsafe {
-            slice::from_raw_parts_mut(self.start.add(self.written), self.len - self.written)
+            let run = &self.run;
+            slice::from_raw_parts_mut(run.start.add(self.written), run.len - self.written)
         }
         .iter_mut();
         let mut guard = WriteGuard {
@@ -251,10 +249,10 @@ impl<'c, T> Reducer<WrittenSlots<'c, T>> for MergeSlots {
         mut left: WrittenSlots<'c, T>,
         right: WrittenSlots<'c, T>,
     ) -> WrittenSlots<'c, T> {
-        if left.can_append(right.start) {
+        if left.can_append(&right.run) {
             // `right` is forgotten: its run and items now belong to `left` alone.
             let right = ManuallyDrop::new(right);
-            left.append(right.len, right.written);
+            left.append(right.run.len, right.written);
         }
         // Otherwise `right` is dropped with its items, and the caller's count check fails.
         left
