@@ -89,68 +89,49 @@ fn each_input(seed: u64, check: impl Fn(&[u32]) + Sync) {
     });
 }
 
-#[test]
-fn chunk_by_mut_matches_std() {
-    // Many runs (about every other item), few runs (a break about every 500 items), one run,
-    // and one run per item.
-    fn many(a: &u32, b: &u32) -> bool {
-        a <= b
-    }
-    fn few(_: &u32, b: &u32) -> bool {
-        b % 500 != 0
-    }
-    fn always(_: &u32, _: &u32) -> bool {
-        true
-    }
-    fn never(_: &u32, _: &u32) -> bool {
-        false
-    }
-    let preds: [(&str, fn(&u32, &u32) -> bool); 4] =
-        [("many", many), ("few", few), ("always", always), ("never", never)];
-    each_input(70, |input| {
-        for (name, pred) in preds {
-            check_cut(
-                input,
-                &format!("par_chunk_by_mut({name})"),
-                |s| s.par_chunk_by_mut(pred).collect(),
-                |s| s.chunk_by_mut(pred).collect(),
-            );
-        }
-    });
-}
+type Separator = fn(&u32) -> bool;
 
 /// Separators for the split tests: many pieces (every tenth value), few (about every 500th
 /// item), every item (all pieces empty when dropped) and none (one piece).
-const SEPARATORS: [(&str, fn(&u32) -> bool); 4] = [
+const SEPARATORS: [(&str, Separator); 4] = [
     ("many", |x| x % 10 == 0),
     ("few", |x| x % 500 == 0),
     ("every", |_| true),
     ("none", |_| false),
 ];
 
+type Related = fn(&u32, &u32) -> bool;
+
+/// Predicates for the chunk-by tests: many runs (about every other item), few runs (a break
+/// about every 500 items), one run, and one run per item.
+const RELATIONS: [(&str, Related); 4] = [
+    ("many", |a, b| a <= b),
+    ("few", |_, b| b % 500 != 0),
+    ("always", |_, _| true),
+    ("never", |_, _| false),
+];
+
 #[test]
-fn split_mut_matches_std() {
-    each_input(71, |input| {
-        for (name, sep) in SEPARATORS {
+fn chunk_by_mut_split_mut_and_split_inclusive_mut_match_std() {
+    each_input(70, |input| {
+        for ((name, sep), (relation, pred)) in SEPARATORS.into_iter().zip(RELATIONS) {
             check_cut(
                 input,
                 &format!("par_split_mut({name})"),
                 |s| s.par_split_mut(sep).collect(),
                 |s| s.split_mut(sep).collect(),
             );
-        }
-    });
-}
-
-#[test]
-fn split_inclusive_mut_matches_std() {
-    each_input(72, |input| {
-        for (name, sep) in SEPARATORS {
             check_cut(
                 input,
                 &format!("par_split_inclusive_mut({name})"),
                 |s| s.par_split_inclusive_mut(sep).collect(),
                 |s| s.split_inclusive_mut(sep).collect(),
+            );
+            check_cut(
+                input,
+                &format!("par_chunk_by_mut({relation})"),
+                |s| s.par_chunk_by_mut(pred).collect(),
+                |s| s.chunk_by_mut(pred).collect(),
             );
         }
     });
@@ -172,38 +153,31 @@ fn shared_splits_and_chunk_by_match_std() {
     });
 }
 
+/// Checks `remainder` and `take_remainder` of `$par(size)` against std's `$seq(size)`: the
+/// remainder's content, then reversing every chunk (in parallel) and adding 1 to the
+/// remainder taken out of the iterator, against the same through std.
+macro_rules! check_exact_mut {
+    ($input:expr, $size:expr, $par:ident, $seq:ident) => {{
+        let (mut data, mut seq) = ($input.to_vec(), $input.to_vec());
+        let mut chunks = data.$par($size);
+        assert_eq!(chunks.remainder(), seq.$seq($size).into_remainder());
+        let rem = chunks.take_remainder();
+        assert!(chunks.take_remainder().is_empty());
+        chunks.for_each(|c| c.reverse());
+        rem.iter_mut().for_each(|x| *x += 1);
+        seq.$seq($size).for_each(|c| c.reverse());
+        let seq_rem = seq.$seq($size).into_remainder();
+        seq_rem.iter_mut().for_each(|x| *x += 1);
+        assert_eq!(data, seq, "{}({})", stringify!($par), $size);
+    }};
+}
+
 #[test]
 fn exact_mut_remainders_match_std() {
     each_input(74, |input| {
         for size in [1, 2, 3, 7, 64, input.len() + 1] {
-            let mut data = input.to_vec();
-            let mut seq = input.to_vec();
-            let mut chunks = data.par_chunks_exact_mut(size);
-            assert_eq!(chunks.remainder(), seq.chunks_exact_mut(size).into_remainder());
-            let rem = chunks.take_remainder();
-            assert!(chunks.take_remainder().is_empty());
-            assert_eq!(chunks.count(), seq.chunks_exact_mut(size).count());
-            rem.iter_mut().for_each(|x| *x += 1);
-            seq.chunks_exact_mut(size)
-                .into_remainder()
-                .iter_mut()
-                .for_each(|x| *x += 1);
-            assert_eq!(data, seq, "par_chunks_exact_mut({size})");
-
-            let mut data = input.to_vec();
-            let mut seq = input.to_vec();
-            let mut chunks = data.par_rchunks_exact_mut(size);
-            assert_eq!(chunks.remainder(), seq.rchunks_exact_mut(size).into_remainder());
-            let rem = chunks.take_remainder();
-            assert!(chunks.take_remainder().is_empty());
-            chunks.for_each(|c| c.reverse());
-            rem.iter_mut().for_each(|x| *x += 1);
-            seq.rchunks_exact_mut(size).for_each(|c| c.reverse());
-            seq.rchunks_exact_mut(size)
-                .into_remainder()
-                .iter_mut()
-                .for_each(|x| *x += 1);
-            assert_eq!(data, seq, "par_rchunks_exact_mut({size})");
+            check_exact_mut!(input, size, par_chunks_exact_mut, chunks_exact_mut);
+            check_exact_mut!(input, size, par_rchunks_exact_mut, rchunks_exact_mut);
         }
     });
 }
@@ -243,4 +217,25 @@ fn a_panicking_predicate_reaches_the_caller() {
                 .for_each(|s| s.reverse())
         });
     });
+}
+
+#[test]
+fn types_are_named_as_in_rayon() {
+    use common::par as rayon;
+    use rayon::slice::{ChunkBy, ChunkByMut, ParallelSliceMut, SplitInclusive, SplitInclusiveMut};
+
+    let mut v = [1, 2, 0, 3];
+    let runs: ChunkByMut<'_, i32, _> = v.par_chunk_by_mut(|a, b| a < b);
+    assert_eq!(format!("{runs:?}"), "ChunkByMut { slice: [1, 2, 0, 3] }");
+    let parts: SplitInclusiveMut<'_, i32, _> = v.par_split_inclusive_mut(|&x| x == 0);
+    assert_eq!(
+        format!("{parts:?}"),
+        "SplitInclusiveMut { slice: [1, 2, 0, 3] }"
+    );
+    assert_eq!(parts.count(), 2);
+
+    let runs: ChunkBy<'_, i32, _> = v.par_chunk_by(|a, b| a < b);
+    assert_eq!(runs.clone().count(), runs.count());
+    let parts: SplitInclusive<'_, i32, _> = v.par_split_inclusive(|&x| x == 0);
+    assert_eq!(parts.clone().count(), parts.count());
 }
