@@ -1,92 +1,84 @@
-//! `par_chunk_by`: runs of neighbours related by a predicate. A piece splits only between
-//! two neighbours the predicate separates, so the runs of the halves are the runs of the
-//! whole.
+//! `par_chunk_by` and `par_chunk_by_mut`: runs of neighbours related by a predicate. A piece
+//! splits only between two neighbours the predicate separates, so the runs of the halves are
+//! the runs of the whole. One producer serves both, generic over [`Piece`].
 
-use std::fmt;
-
+use super::piece::{piece_iterator, position_near_middle, Piece};
 use crate::iter::plumbing::*;
-use crate::iter::ParallelIterator;
 
-/// Parallel iterator over runs, from [`par_chunk_by`](super::ParallelSlice::par_chunk_by).
-///
-/// ```
-/// use weft::prelude::*;
-///
-/// let runs: Vec<&[i32]> = [1, 1, 2, 3, 3].par_chunk_by(|a, b| a == b).collect();
-/// assert_eq!(runs, [&[1, 1][..], &[2][..], &[3, 3][..]]);
-/// ```
-#[must_use = "iterators are lazy and do nothing unless consumed"]
-#[derive(Clone)]
-pub struct ChunkBy<'data, T, F> {
-    slice: &'data [T],
-    pred: F,
+piece_iterator! {
+    /// Parallel iterator over runs, from [`par_chunk_by`](super::ParallelSlice::par_chunk_by).
+    ///
+    /// ```
+    /// use weft::prelude::*;
+    ///
+    /// let runs: Vec<&[i32]> = [1, 1, 2, 3, 3].par_chunk_by(|a, b| a == b).collect();
+    /// assert_eq!(runs, [&[1, 1][..], &[2][..], &[3, 3][..]]);
+    /// ```
+    ChunkBy: Clone, &'data [T], where [T: Sync, P: Fn(&T, &T) -> bool + Send + Sync],
+    |slice, pred| ChunkByProducer { piece: slice, pred }
 }
 
-impl<T: fmt::Debug, F> fmt::Debug for ChunkBy<'_, T, F> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("ChunkBy")
-            .field("slice", &self.slice)
-            .finish()
-    }
+piece_iterator! {
+    /// Parallel iterator over mutable runs, from
+    /// [`par_chunk_by_mut`](super::ParallelSliceMut::par_chunk_by_mut).
+    ///
+    /// ```
+    /// use weft::prelude::*;
+    ///
+    /// let mut v = [1, 1, 2, 3, 3, 3];
+    /// v.par_chunk_by_mut(|a, b| a == b).for_each(|run| {
+    ///     let len = run.len() as i32;
+    ///     run.iter_mut().for_each(|x| *x *= len);
+    /// });
+    /// assert_eq!(v, [2, 2, 2, 9, 9, 9]);
+    /// ```
+    ChunkByMut, &'data mut [T], where [T: Send, P: Fn(&T, &T) -> bool + Send + Sync],
+    |slice, pred| ChunkByProducer { piece: slice, pred }
 }
 
-impl<'data, T, F> ChunkBy<'data, T, F> {
-    pub(super) fn new(slice: &'data [T], pred: F) -> Self {
-        ChunkBy { slice, pred }
-    }
+/// Where the run starting at the front of `items` ends (its length).
+fn first_run_len<T>(items: &[T], pred: &impl Fn(&T, &T) -> bool) -> usize {
+    let end = items.windows(2).position(|pair| !pred(&pair[0], &pair[1]));
+    end.map_or(items.len(), |i| i + 1)
 }
 
-impl<'data, T, F> ParallelIterator for ChunkBy<'data, T, F>
-where
-    T: Sync,
-    F: Fn(&T, &T) -> bool + Send + Sync,
-{
-    type Item = &'data [T];
-
-    fn drive_unindexed<C: UnindexedConsumer<Self::Item>>(self, consumer: C) -> C::Result {
-        bridge_unindexed(
-            ChunkByProducer {
-                slice: self.slice,
-                pred: &self.pred,
-            },
-            consumer,
-        )
-    }
-}
-
-struct ChunkByProducer<'data, 'p, T, F> {
-    slice: &'data [T],
+/// `S` is `&[T]` or `&mut [T]`.
+struct ChunkByProducer<'p, S, F> {
+    piece: S,
     pred: &'p F,
 }
 
-impl<'data, T, F> UnindexedProducer for ChunkByProducer<'data, '_, T, F>
+impl<S, F> UnindexedProducer for ChunkByProducer<'_, S, F>
 where
-    T: Sync,
-    F: Fn(&T, &T) -> bool + Sync,
+    S: Piece,
+    F: Fn(&S::Elem, &S::Elem) -> bool + Sync,
 {
-    type Item = &'data [T];
+    type Item = S;
 
     fn split(self) -> (Self, Option<Self>) {
-        let (slice, pred) = (self.slice, self.pred);
-        let breaks_before = |i: &usize| !pred(&slice[i - 1], &slice[*i]);
-        let mid = slice.len() / 2;
-        let at = (1..=mid)
-            .rev()
-            .find(breaks_before)
-            .or_else(|| (mid + 1..slice.len()).find(breaks_before));
-        match at {
-            Some(at) if at > 0 => {
-                let (left, right) = slice.split_at(at);
+        let pred = self.pred;
+        let pairs = self.piece.elems().windows(2);
+        // A break between pair `i`'s two items is a cut before item `i + 1`.
+        match position_near_middle(pairs, |pair| !pred(&pair[0], &pair[1])) {
+            None => (self, None),
+            Some(i) => {
+                let (left, right) = self.piece.cut(i + 1);
                 (
-                    ChunkByProducer { slice: left, pred },
-                    Some(ChunkByProducer { slice: right, pred }),
+                    ChunkByProducer { piece: left, pred },
+                    Some(ChunkByProducer { piece: right, pred }),
                 )
             }
-            _ => (self, None),
         }
     }
 
-    fn fold_with<G: Folder<Self::Item>>(self, folder: G) -> G {
-        folder.consume_iter(self.slice.chunk_by(self.pred))
+    fn fold_with<G: Folder<S>>(self, mut folder: G) -> G {
+        let mut rest = self.piece;
+        while !rest.elems().is_empty() && !folder.full() {
+            let len = first_run_len(rest.elems(), self.pred);
+            let (run, after) = rest.cut(len);
+            folder = folder.consume(run);
+            rest = after;
+        }
+        folder
     }
 }

@@ -94,6 +94,35 @@ impl<'data, T: Send> ChunksExactMut<'data, T> {
     pub fn into_remainder(self) -> &'data mut [T] {
         self.rem
     }
+
+    /// The items after the last whole chunk, borrowed through the iterator.
+    ///
+    /// ```
+    /// use weft::prelude::*;
+    ///
+    /// let mut v = [1, 2, 3];
+    /// let mut chunks = v.par_chunks_exact_mut(2);
+    /// chunks.remainder()[0] = 7;
+    /// assert_eq!(chunks.count(), 1);
+    /// assert_eq!(v, [1, 2, 7]);
+    /// ```
+    pub fn remainder(&mut self) -> &mut [T] {
+        self.rem
+    }
+
+    /// The items after the last whole chunk, with the slice's lifetime; later calls return an empty slice.
+    ///
+    /// ```
+    /// use weft::prelude::*;
+    ///
+    /// let mut v = [1, 2, 3];
+    /// let mut chunks = v.par_chunks_exact_mut(2);
+    /// assert_eq!(chunks.take_remainder(), &mut [3]);
+    /// assert!(chunks.take_remainder().is_empty());
+    /// ```
+    pub fn take_remainder(&mut self) -> &'data mut [T] {
+        std::mem::take(&mut self.rem)
+    }
 }
 
 /// Parallel iterator over chunks of exactly `size` items from the end, from
@@ -180,6 +209,35 @@ impl<'data, T: Send> RChunksExactMut<'data, T> {
     /// ```
     pub fn into_remainder(self) -> &'data mut [T] {
         self.rem
+    }
+
+    /// The items before the first whole chunk, borrowed through the iterator.
+    ///
+    /// ```
+    /// use weft::prelude::*;
+    ///
+    /// let mut v = [1, 2, 3];
+    /// let mut chunks = v.par_rchunks_exact_mut(2);
+    /// chunks.remainder()[0] = 7;
+    /// assert_eq!(chunks.count(), 1);
+    /// assert_eq!(v, [7, 2, 3]);
+    /// ```
+    pub fn remainder(&mut self) -> &mut [T] {
+        self.rem
+    }
+
+    /// The items before the first whole chunk, with the slice's lifetime; later calls return an empty slice.
+    ///
+    /// ```
+    /// use weft::prelude::*;
+    ///
+    /// let mut v = [1, 2, 3];
+    /// let mut chunks = v.par_rchunks_exact_mut(2);
+    /// assert_eq!(chunks.take_remainder(), &mut [1]);
+    /// assert!(chunks.take_remainder().is_empty());
+    /// ```
+    pub fn take_remainder(&mut self) -> &'data mut [T] {
+        std::mem::take(&mut self.rem)
     }
 }
 

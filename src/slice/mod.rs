@@ -9,22 +9,23 @@
 //! assert_eq!(v, [1, 2, 5, 8]);
 //! ```
 
-mod chunk_by; // par_chunk_by
+mod chunk_by; // par_chunk_by, par_chunk_by_mut
 mod chunks; // par_chunks, par_chunks_mut
 mod exact; // par_chunks_exact, par_chunks_exact_mut, par_rchunks_exact, par_rchunks_exact_mut
+mod piece; // what the unindexed sources (split, chunk_by) share
 mod rchunks; // par_rchunks, par_rchunks_mut
 mod sort; // parallel quicksort and merge sort
-mod split; // par_split, par_split_mut
+mod split; // par_split, par_split_inclusive, par_split_mut, par_split_inclusive_mut
 mod windows; // par_windows
 
 use std::cmp::Ordering;
 
 pub use crate::iter::source::slice::{Iter, IterMut};
-pub use chunk_by::ChunkBy;
+pub use chunk_by::{ChunkBy, ChunkByMut};
 pub use chunks::{Chunks, ChunksMut};
 pub use exact::{ChunksExact, ChunksExactMut, RChunksExact, RChunksExactMut};
 pub use rchunks::{RChunks, RChunksMut};
-pub use split::{Split, SplitInclusive, SplitMut};
+pub use split::{Split, SplitInclusive, SplitInclusiveMut, SplitMut};
 pub use windows::Windows;
 
 /// Parallel methods on shared slices.
@@ -194,6 +195,40 @@ pub trait ParallelSliceMut<T: Send> {
         P: Fn(&T) -> bool + Sync + Send,
     {
         SplitMut::new(self.as_parallel_slice_mut(), separator)
+    }
+
+    /// Mutable sub-slices that each end with an item matching `separator` (the last may
+    /// not).
+    ///
+    /// ```
+    /// use weft::prelude::*;
+    ///
+    /// let mut v = [2, 1, 0, 4, 3];
+    /// v.par_split_inclusive_mut(|&x| x == 0).for_each(|s| s.sort());
+    /// assert_eq!(v, [0, 1, 2, 3, 4]);
+    /// ```
+    fn par_split_inclusive_mut<P>(&mut self, separator: P) -> SplitInclusiveMut<'_, T, P>
+    where
+        P: Fn(&T) -> bool + Sync + Send,
+    {
+        SplitInclusiveMut::new(self.as_parallel_slice_mut(), separator)
+    }
+
+    /// Mutable runs of neighbours for which `pred(a, b)` holds (like
+    /// `slice::chunk_by_mut`).
+    ///
+    /// ```
+    /// use weft::prelude::*;
+    ///
+    /// let mut v = [3, 1, 2, 2, 0];
+    /// v.par_chunk_by_mut(|a, b| a != b).for_each(|run| run.sort());
+    /// assert_eq!(v, [1, 2, 3, 0, 2]);
+    /// ```
+    fn par_chunk_by_mut<F>(&mut self, pred: F) -> ChunkByMut<'_, T, F>
+    where
+        F: Fn(&T, &T) -> bool + Send + Sync,
+    {
+        ChunkByMut::new(self.as_parallel_slice_mut(), pred)
     }
 
     /// Mutable chunks of `chunk_size` items from the start. Panics if `chunk_size` is 0.
