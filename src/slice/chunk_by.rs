@@ -36,12 +36,6 @@ piece_iterator! {
     |slice, pred| ChunkByProducer { piece: slice, pred }
 }
 
-/// Where the run starting at the front of `items` ends (its length).
-fn first_run_len<T>(items: &[T], pred: &impl Fn(&T, &T) -> bool) -> usize {
-    let end = items.windows(2).position(|pair| !pred(&pair[0], &pair[1]));
-    end.map_or(items.len(), |i| i + 1)
-}
-
 /// `S` is `&[T]` or `&mut [T]`.
 struct ChunkByProducer<'p, S, F> {
     piece: S,
@@ -71,14 +65,7 @@ where
         }
     }
 
-    fn fold_with<G: Folder<S>>(self, mut folder: G) -> G {
-        let mut rest = self.piece;
-        while !rest.elems().is_empty() && !folder.full() {
-            let len = first_run_len(rest.elems(), self.pred);
-            let (run, after) = rest.cut(len);
-            folder = folder.consume(run);
-            rest = after;
-        }
-        folder
+    fn fold_with<G: Folder<S>>(self, folder: G) -> G {
+        self.piece.fold_chunk_by(self.pred, folder)
     }
 }

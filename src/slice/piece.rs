@@ -4,9 +4,14 @@
 //! which defines a public iterator struct over a slice and its rule.
 //!
 //! A producer is written once, generic over `Piece`; the `&[T]` and `&mut [T]` sources differ
-//! only in the `split_at` / `split_at_mut` behind [`Piece::cut`].
+//! only in the `split_at` / `split_at_mut` behind [`Piece::cut`] and in the std iterators
+//! their leaves fold with.
 
-/// A sub-slice that a producer owns and can cut in two: `&[T]` or `&mut [T]`.
+use crate::iter::plumbing::Folder;
+
+/// A sub-slice that a producer owns and can cut in two: `&[T]` or `&mut [T]`. Its pieces are
+/// folded with std's own iterators (`split`, `chunk_by`, ... or their `_mut` twins), so a
+/// leaf is exactly std's sequential loop.
 pub(super) trait Piece: Sized + Send {
     /// The slice's item type.
     type Elem;
@@ -16,6 +21,19 @@ pub(super) trait Piece: Sized + Send {
 
     /// The items before `at` and the items from `at` on. Panics if `at > len`.
     fn cut(self, at: usize) -> (Self, Self);
+
+    /// Feeds `folder` the pieces between separators, as std's `split` finds them (or
+    /// `split_inclusive`, keeping each separator at the end of the piece before it).
+    fn fold_split<P, G>(self, separator: &P, inclusive: bool, folder: G) -> G
+    where
+        P: Fn(&Self::Elem) -> bool,
+        G: Folder<Self>;
+
+    /// Feeds `folder` the runs of neighbours related by `pred`, as std's `chunk_by` finds them.
+    fn fold_chunk_by<P, G>(self, pred: &P, folder: G) -> G
+    where
+        P: Fn(&Self::Elem, &Self::Elem) -> bool,
+        G: Folder<Self>;
 }
 
 impl<T: Sync> Piece for &[T] {
@@ -28,6 +46,26 @@ impl<T: Sync> Piece for &[T] {
     fn cut(self, at: usize) -> (Self, Self) {
         self.split_at(at)
     }
+
+    fn fold_split<P, G>(self, separator: &P, inclusive: bool, folder: G) -> G
+    where
+        P: Fn(&T) -> bool,
+        G: Folder<Self>,
+    {
+        if inclusive {
+            folder.consume_iter(self.split_inclusive(separator))
+        } else {
+            folder.consume_iter(self.split(separator))
+        }
+    }
+
+    fn fold_chunk_by<P, G>(self, pred: &P, folder: G) -> G
+    where
+        P: Fn(&T, &T) -> bool,
+        G: Folder<Self>,
+    {
+        folder.consume_iter(self.chunk_by(pred))
+    }
 }
 
 impl<T: Send> Piece for &mut [T] {
@@ -39,6 +77,26 @@ impl<T: Send> Piece for &mut [T] {
 
     fn cut(self, at: usize) -> (Self, Self) {
         self.split_at_mut(at)
+    }
+
+    fn fold_split<P, G>(self, separator: &P, inclusive: bool, folder: G) -> G
+    where
+        P: Fn(&T) -> bool,
+        G: Folder<Self>,
+    {
+        if inclusive {
+            folder.consume_iter(self.split_inclusive_mut(separator))
+        } else {
+            folder.consume_iter(self.split_mut(separator))
+        }
+    }
+
+    fn fold_chunk_by<P, G>(self, pred: &P, folder: G) -> G
+    where
+        P: Fn(&T, &T) -> bool,
+        G: Folder<Self>,
+    {
+        folder.consume_iter(self.chunk_by_mut(pred))
     }
 }
 

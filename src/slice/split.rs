@@ -105,21 +105,8 @@ where
         (producer(left), Some(producer(right)))
     }
 
-    fn fold_with<F: Folder<S>>(self, mut folder: F) -> F {
-        let mut rest = self.piece;
-        while !folder.full() {
-            let Some(at) = rest.elems().iter().position(self.separator) else {
-                // The piece after the last separator; like std, a final empty piece counts
-                // only when separators are dropped.
-                if !(self.inclusive && rest.elems().is_empty()) {
-                    folder = folder.consume(rest);
-                }
-                break;
-            };
-            let (piece, after) = cut_at_separator(rest, at, self.inclusive);
-            folder = folder.consume(piece);
-            rest = after;
-        }
-        folder
+    fn fold_with<F: Folder<S>>(self, folder: F) -> F {
+        self.piece
+            .fold_split(self.separator, self.inclusive, folder)
     }
 }
