@@ -112,7 +112,10 @@ fn spawn_handler_sees_the_configured_name_and_stack_size() {
             let expected = format!("configured-{}", thread.index());
             assert_eq!(thread.name(), Some(expected.as_str()));
             let debug = format!("{thread:?}");
-            assert!(debug.contains("ThreadBuilder") && debug.contains(&expected), "{debug}");
+            assert!(
+                debug.contains("ThreadBuilder") && debug.contains(&expected),
+                "{debug}"
+            );
             thread::Builder::new()
                 .name(thread.name().unwrap().to_owned())
                 .stack_size(STACK)
@@ -183,7 +186,10 @@ fn failing_handler_case(num_threads: usize, ok_spawns: usize, panic_instead: boo
         Ok(Ok(_)) => panic!("the build must fail"),
         Ok(Err(error)) => {
             assert!(!panic_instead);
-            assert!(error.to_string().contains("no more threads for you"), "{error}");
+            assert!(
+                error.to_string().contains("no more threads for you"),
+                "{error}"
+            );
             let source = std::error::Error::source(&error).expect("the io::Error is the source");
             assert!(source.to_string().contains("no more threads for you"));
         }
@@ -260,20 +266,36 @@ fn build_scoped_workers_borrow_locals_and_exit_before_it_returns() {
 
 #[test]
 fn build_scoped_reports_a_build_error() {
-    let calls = AtomicUsize::new(0);
-    let result = par::ThreadPoolBuilder::new()
-        .num_threads(2)
-        .thread_name(|i| if i == 1 { panic!("no name") } else { "x".into() })
-        .build_scoped(
-            |thread| {
-                calls.fetch_add(1, Ordering::SeqCst);
-                thread.run()
-            },
-            |_| unreachable!("with_pool runs only on success"),
-        );
-    assert!(result.is_err());
+    // On a helper thread: if the started worker never left `run`, the scope would never end.
+    let (done_tx, done_rx) = mpsc::channel();
+    thread::spawn(move || {
+        let calls = AtomicUsize::new(0);
+        let result = par::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .thread_name(|i| {
+                if i == 1 {
+                    common_pool::boom("thread_name")
+                } else {
+                    "x".into()
+                }
+            })
+            .build_scoped(
+                |thread| {
+                    calls.fetch_add(1, Ordering::SeqCst);
+                    thread.run()
+                },
+                |_| unreachable!("with_pool runs only on success"),
+            );
+        done_tx
+            .send((result.is_err(), calls.load(Ordering::SeqCst)))
+            .unwrap();
+    });
+    let (failed, calls) = done_rx
+        .recv_timeout(HANG_GUARD)
+        .expect("build_scoped returned: the started worker exited");
+    assert!(failed);
     // Worker 0 was started before naming worker 1 failed; the scope joined it.
-    assert_eq!(calls.load(Ordering::SeqCst), 1);
+    assert_eq!(calls, 1);
 }
 
 #[test]
@@ -327,7 +349,7 @@ fn use_current_thread_with_one_thread_starts_no_thread() {
         let pool = par::ThreadPoolBuilder::new()
             .num_threads(1)
             .use_current_thread()
-            .spawn_handler(|_| panic!("no thread to start"))
+            .spawn_handler(|_| common_pool::boom("no thread to start"))
             .build()
             .unwrap();
         assert_eq!(pool.install(par::current_thread_index), Some(0));

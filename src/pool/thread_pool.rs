@@ -468,9 +468,9 @@ impl fmt::Display for ThreadPoolBuildError {
             ErrorKind::SpawnPanicked => {
                 f.write_str("spawning a worker thread panicked (is the stack size valid?)")
             }
-            ErrorKind::CurrentThreadAlreadyInPool => f.write_str(
-                "use_current_thread: the current thread is already a worker of a pool",
-            ),
+            ErrorKind::CurrentThreadAlreadyInPool => {
+                f.write_str("use_current_thread: the current thread is already a worker of a pool")
+            }
             ErrorKind::Io(err) => write!(f, "starting a worker thread failed: {err}"),
         }
     }
