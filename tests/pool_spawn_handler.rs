@@ -32,6 +32,22 @@ fn join_all_or_fail(handles: Vec<JoinHandle<()>>) {
         .expect("the started worker threads did not exit");
 }
 
+/// Runs `body` on a new thread: `use_current_thread` adopts the calling thread for good, so
+/// those tests must not adopt a thread the test harness reuses.
+fn on_a_fresh_thread(body: impl FnOnce() + Send + 'static) {
+    thread::spawn(body).join().expect("the test body panicked");
+}
+
+/// A counter of worker exits and an exit handler that increments it.
+fn exit_counter() -> (Arc<AtomicUsize>, impl Fn(usize) + Send + Sync + 'static) {
+    let exited = Arc::new(AtomicUsize::new(0));
+    let counter = Arc::clone(&exited);
+    let handler = move |_| {
+        counter.fetch_add(1, Ordering::SeqCst);
+    };
+    (exited, handler)
+}
+
 /// Decrements the counter it points to when dropped: counts threads still running.
 struct LiveGuard(Arc<AtomicUsize>);
 
@@ -134,13 +150,10 @@ fn spawn_handler_sees_the_configured_name_and_stack_size() {
 #[test]
 fn shutdown_and_wait_waits_for_custom_started_workers() {
     const THREADS: usize = 4;
-    let exited = Arc::new(AtomicUsize::new(0));
-    let exit_counter = Arc::clone(&exited);
+    let (exited, count_exit) = exit_counter();
     let pool = par::ThreadPoolBuilder::new()
         .num_threads(THREADS)
-        .exit_handler(move |_| {
-            exit_counter.fetch_add(1, Ordering::SeqCst);
-        })
+        .exit_handler(count_exit)
         .spawn_handler(|thread| {
             thread::spawn(move || thread.run());
             Ok(())
@@ -157,15 +170,12 @@ fn shutdown_and_wait_waits_for_custom_started_workers() {
 /// build fails, and every started thread leaves `run` and exits.
 fn failing_handler_case(num_threads: usize, ok_spawns: usize, panic_instead: bool) {
     let live = Arc::new(AtomicUsize::new(0));
-    let exited = Arc::new(AtomicUsize::new(0));
-    let exit_counter = Arc::clone(&exited);
+    let (exited, count_exit) = exit_counter();
     let calls = AtomicUsize::new(0);
     let handles = Mutex::new(Vec::new());
     let builder = par::ThreadPoolBuilder::new()
         .num_threads(num_threads)
-        .exit_handler(move |_| {
-            exit_counter.fetch_add(1, Ordering::SeqCst);
-        })
+        .exit_handler(count_exit)
         .spawn_handler(|thread| {
             if calls.fetch_add(1, Ordering::SeqCst) == ok_spawns {
                 if panic_instead {
@@ -206,17 +216,10 @@ fn failing_handler_case(num_threads: usize, ok_spawns: usize, panic_instead: boo
 
 #[test]
 fn a_failing_spawn_handler_fails_the_build_and_started_threads_exit() {
-    failing_handler_case(4, 2, false);
-}
-
-#[test]
-fn a_spawn_handler_failing_on_the_first_thread_fails_the_build() {
-    failing_handler_case(3, 0, false);
-}
-
-#[test]
-fn a_spawn_handler_failing_on_the_last_thread_fails_the_build() {
-    failing_handler_case(3, 2, false);
+    // (threads, spawns that succeed before the failure): in the middle, first, last.
+    for (num_threads, ok_spawns) in [(4, 2), (3, 0), (3, 2)] {
+        failing_handler_case(num_threads, ok_spawns, false);
+    }
 }
 
 #[test]
@@ -300,7 +303,7 @@ fn build_scoped_reports_a_build_error() {
 
 #[test]
 fn use_current_thread_makes_the_caller_worker_zero() {
-    thread::spawn(|| {
+    on_a_fresh_thread(|| {
         let spawned = AtomicUsize::new(0);
         let pool = par::ThreadPoolBuilder::new()
             .num_threads(3)
@@ -338,14 +341,12 @@ fn use_current_thread_makes_the_caller_worker_zero() {
         pool.spawn(move || tx.send(par::current_thread_index()).unwrap());
         let ran_on = rx.recv_timeout(HANG_GUARD).expect("the spawned task ran");
         assert!(matches!(ran_on, Some(1 | 2)), "{ran_on:?}");
-    })
-    .join()
-    .unwrap();
+    });
 }
 
 #[test]
 fn use_current_thread_with_one_thread_starts_no_thread() {
-    thread::spawn(|| {
+    on_a_fresh_thread(|| {
         let pool = par::ThreadPoolBuilder::new()
             .num_threads(1)
             .use_current_thread()
@@ -357,14 +358,12 @@ fn use_current_thread_with_one_thread_starts_no_thread() {
         let data = random_u64s(1000, 3);
         let total: u64 = pool.install(|| data.par_iter().map(|&x| x & 0xff).sum());
         assert_eq!(total, data.iter().map(|&x| x & 0xff).sum::<u64>());
-    })
-    .join()
-    .unwrap();
+    });
 }
 
 #[test]
 fn use_current_thread_is_undone_by_a_failed_build() {
-    thread::spawn(|| {
+    on_a_fresh_thread(|| {
         let result = par::ThreadPoolBuilder::new()
             .num_threads(2)
             .use_current_thread()
@@ -373,7 +372,5 @@ fn use_current_thread_is_undone_by_a_failed_build() {
         assert!(result.is_err());
         // The failed build did not make this thread a worker.
         assert_eq!(par::current_thread_index(), None);
-    })
-    .join()
-    .unwrap();
+    });
 }

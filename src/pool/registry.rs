@@ -177,7 +177,7 @@ impl Registry {
         } else {
             None
         };
-        // A panicking spawn handler must not leave the started workers waiting forever.
+        // On an error, or a panic in the spawn handler, the started workers must exit.
         let terminate_on_unwind = TerminateOnDrop(&registry);
         let started = deques.try_for_each(|(index, deque)| {
             let thread = ThreadBuilder::new(
@@ -189,9 +189,8 @@ impl Registry {
             );
             builder.spawn_handler_mut().spawn(thread)
         });
-        terminate_on_unwind.disarm();
         if let Err(err) = started {
-            registry.terminate();
+            drop(terminate_on_unwind);
             // The threads a spawn handler started are not waited for (the handler may run its
             // `ThreadBuilder`s later, as Rayon allows): they see the pool terminated and exit.
             registry.join_spawned_threads();
@@ -200,6 +199,7 @@ impl Registry {
         if let Some((index, deque)) = current_thread_deque {
             WorkerThread::new(deque, index, Arc::clone(&registry)).adopt_current_thread();
         }
+        terminate_on_unwind.disarm();
         Ok(registry)
     }
 
@@ -454,8 +454,8 @@ fn ptr_eq(arc: &Arc<Registry>, registry: &Registry) -> bool {
     std::ptr::eq(Arc::as_ptr(arc), registry)
 }
 
-/// Terminates the registry when dropped, unless disarmed: a panic while starting the workers
-/// must still let the started ones exit.
+/// Terminates the registry when dropped, unless disarmed: a failure or a panic while starting
+/// the workers must still let the started ones exit.
 struct TerminateOnDrop<'a>(&'a Registry);
 
 impl TerminateOnDrop<'_> {

@@ -157,6 +157,18 @@ impl ThreadBuilder {
         drop(live);
     }
 
+    /// A `std::thread::Builder` with this worker's name and stack size, if configured.
+    pub(crate) fn std_builder(&self) -> thread::Builder {
+        let mut std_builder = thread::Builder::new();
+        if let Some(name) = self.name() {
+            std_builder = std_builder.name(name.to_owned());
+        }
+        if let Some(size) = self.stack_size() {
+            std_builder = std_builder.stack_size(size);
+        }
+        std_builder
+    }
+
     /// The registry this worker belongs to.
     pub(crate) fn registry(&self) -> &Arc<Registry> {
         &self.live.registry
@@ -198,7 +210,6 @@ impl Drop for LiveWorker {
 /// cannot be named outside weft.
 pub trait ThreadSpawn {
     /// Starts a thread that calls `thread.run()`.
-    #[doc(hidden)]
     fn spawn(&mut self, thread: ThreadBuilder) -> Result<(), ThreadPoolBuildError>;
 }
 
@@ -209,13 +220,7 @@ pub struct DefaultSpawn;
 
 impl ThreadSpawn for DefaultSpawn {
     fn spawn(&mut self, thread: ThreadBuilder) -> Result<(), ThreadPoolBuildError> {
-        let mut std_builder = thread::Builder::new();
-        if let Some(name) = thread.name() {
-            std_builder = std_builder.name(name.to_owned());
-        }
-        if let Some(size) = thread.stack_size() {
-            std_builder = std_builder.stack_size(size);
-        }
+        let std_builder = thread.std_builder();
         let registry = Arc::clone(thread.registry());
         // std may panic instead of failing for absurd stack sizes: report either as an error.
         match unwind::halt_unwinding(move || std_builder.spawn(move || thread.run())) {

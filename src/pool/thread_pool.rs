@@ -119,14 +119,9 @@ impl ThreadPoolBuilder {
         std::thread::scope(|scope| {
             let pool = self
                 .spawn_handler(|thread| {
-                    let mut std_builder = std::thread::Builder::new();
-                    if let Some(name) = thread.name() {
-                        std_builder = std_builder.name(name.to_owned());
-                    }
-                    if let Some(size) = thread.stack_size() {
-                        std_builder = std_builder.stack_size(size);
-                    }
-                    std_builder.spawn_scoped(scope, move || wrapper(thread))?;
+                    thread
+                        .std_builder()
+                        .spawn_scoped(scope, move || wrapper(thread))?;
                     Ok(())
                 })
                 .build()?;
@@ -174,8 +169,10 @@ impl<S> ThreadPoolBuilder<S> {
     /// error; the workers started before then see the pool terminated and leave `run`.
     ///
     /// The handler is responsible for the threads' names and stack sizes
-    /// ([`ThreadBuilder::name`], [`ThreadBuilder::stack_size`]). Workers leave `run` only
-    /// after the pool is dropped: waiting for their threads is up to the caller
+    /// ([`ThreadBuilder::name`], [`ThreadBuilder::stack_size`]), and every `ThreadBuilder`
+    /// it receives must eventually run (a worker that never runs never takes the jobs meant
+    /// for it, such as its share of a [`broadcast`](ThreadPool::broadcast)). Workers leave
+    /// `run` only after the pool is dropped: waiting for their threads is up to the caller
     /// ([`ThreadPool::shutdown_and_wait`] waits until every worker has left `run`).
     ///
     /// ```
@@ -759,6 +756,11 @@ impl ThreadPool {
 
     /// Shuts the pool down and blocks until all its worker threads have exited (after the
     /// detached tasks spawned into it have finished). A weft extension (see rayon issue 688).
+    ///
+    /// For a pool started by a [`spawn_handler`](ThreadPoolBuilder::spawn_handler), it waits
+    /// until every worker has returned from [`ThreadBuilder::run`] (what the handler's threads
+    /// do afterwards is theirs). A thread adopted by
+    /// [`use_current_thread`](ThreadPoolBuilder::use_current_thread) is not waited for.
     ///
     /// # Panics
     /// If called from one of this pool's own workers, which could never exit.
