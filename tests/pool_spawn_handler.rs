@@ -374,3 +374,54 @@ fn use_current_thread_is_undone_by_a_failed_build() {
         assert_eq!(par::current_thread_index(), None);
     });
 }
+
+/// The shapes Rayon's documentation shows for `spawn_handler`, written against `rayon::`
+/// names: they must compile and run unchanged with `use weft as rayon;`.
+mod rayon_shapes {
+    use super::*;
+    use weft as rayon;
+
+    fn plain_threads() -> Result<u64, rayon::ThreadPoolBuildError> {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .spawn_handler(|thread| {
+                std::thread::spawn(|| thread.run());
+                Ok(())
+            })
+            .build()?;
+        Ok(pool.install(|| fib_join(16)))
+    }
+
+    fn scoped_threads(offset: &u64) -> Result<u64, rayon::ThreadPoolBuildError> {
+        std::thread::scope(|scope| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(2)
+                .spawn_handler(|thread| {
+                    let mut builder = std::thread::Builder::new();
+                    if let Some(name) = thread.name() {
+                        builder = builder.name(name.to_string());
+                    }
+                    builder.spawn_scoped(scope, || thread.run())?;
+                    Ok(())
+                })
+                .build()?;
+            Ok(pool.install(|| fib_join(16) + *offset))
+        })
+    }
+
+    #[test]
+    fn rayon_documented_spawn_handler_shapes_run() {
+        assert_eq!(plain_threads().unwrap(), fib_iterative(16));
+        let offset = 5; // borrowed by the pool's scope
+        assert_eq!(scoped_threads(&offset).unwrap(), fib_iterative(16) + 5);
+        let default_builder: rayon::ThreadPoolBuilder = rayon::ThreadPoolBuilder::default();
+        assert_eq!(
+            default_builder
+                .num_threads(1)
+                .build()
+                .unwrap()
+                .current_num_threads(),
+            1
+        );
+    }
+}
