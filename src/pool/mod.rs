@@ -18,6 +18,7 @@ mod scope;
 mod sleep;
 mod spawn;
 mod stats;
+mod thread_builder;
 mod thread_pool;
 mod unwind;
 mod worker;
@@ -32,6 +33,7 @@ pub use scope::{in_place_scope, in_place_scope_fifo, scope, scope_fifo, Scope, S
 pub use spawn::{spawn, spawn_fifo};
 pub(crate) use stats::Event;
 pub use stats::PoolStats;
+pub use thread_builder::ThreadBuilder;
 pub use thread_pool::{ThreadPool, ThreadPoolBuildError, ThreadPoolBuilder};
 
 use worker::WorkerThread;

@@ -3,7 +3,7 @@
 //! the termination count — plus the global pool and the `in_worker` entry points that move a
 //! closure onto a worker of the right pool.
 
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Condvar, Mutex, OnceLock};
 use std::thread;
 
 use crossbeam_deque::{Injector, Steal, Stealer, Worker};
@@ -12,6 +12,7 @@ use super::job::{Job, JobRef, StackJob};
 use super::latch::{CoreLatch, CrossLatch, LatchRef, LockLatch};
 use super::sleep::Sleep;
 use super::stats::{PoolStats, WorkerStats};
+use super::thread_builder::{ThreadBuilder, ThreadSpawn};
 use super::thread_pool::{PanicHandler, ThreadPoolBuildError, ThreadPoolBuilder};
 use super::unwind::{self, PanicPayload};
 use super::worker::WorkerThread;
@@ -30,7 +31,13 @@ pub(crate) struct Registry {
     panic_handler: Option<Box<PanicHandler>>,
     start_handler: Option<Box<ThreadHandler>>,
     exit_handler: Option<Box<ThreadHandler>>,
+    /// The threads `DefaultSpawn` started, joined by `join_all_threads`.
     handles: Mutex<Vec<thread::JoinHandle<()>>>,
+    /// Workers whose `ThreadBuilder` exists or whose loop still runs (see `LiveWorker`): what
+    /// `join_all_threads` waits for when a spawn handler started the threads.
+    live_workers: Mutex<usize>,
+    /// Signalled when `live_workers` drops to zero.
+    no_live_workers: Condvar,
 }
 
 impl std::fmt::Debug for Registry {
@@ -100,7 +107,9 @@ fn global_registry_cold() -> &'static Arc<Registry> {
 }
 
 /// Builds the global pool from `builder`; an error if it already exists.
-pub(crate) fn init_global_registry(builder: ThreadPoolBuilder) -> Result<(), ThreadPoolBuildError> {
+pub(crate) fn init_global_registry<S: ThreadSpawn>(
+    builder: ThreadPoolBuilder<S>,
+) -> Result<(), ThreadPoolBuildError> {
     let _init = GLOBAL_INIT.lock().unwrap_or_else(|e| e.into_inner());
     if GLOBAL_REGISTRY.get().is_some() {
         return Err(ThreadPoolBuildError::global_pool_already_initialized());
@@ -131,10 +140,14 @@ where
 }
 
 impl Registry {
-    pub(crate) fn new(
-        mut builder: ThreadPoolBuilder,
+    pub(crate) fn new<S: ThreadSpawn>(
+        mut builder: ThreadPoolBuilder<S>,
     ) -> Result<Arc<Registry>, ThreadPoolBuildError> {
         let num_threads = builder.resolved_num_threads();
+        let adopt_current_thread = builder.uses_current_thread();
+        if adopt_current_thread && !WorkerThread::current().is_null() {
+            return Err(ThreadPoolBuildError::current_thread_already_in_pool());
+        }
         let deques: Vec<Worker<JobRef>> = (0..num_threads).map(|_| Worker::new_lifo()).collect();
         let registry = Arc::new(Registry {
             thread_infos: deques
@@ -154,44 +167,61 @@ impl Registry {
             start_handler: builder.take_start_handler(),
             exit_handler: builder.take_exit_handler(),
             handles: Mutex::new(Vec::with_capacity(num_threads)),
+            live_workers: Mutex::new(0),
+            no_live_workers: Condvar::new(),
         });
-        for (index, deque) in deques.into_iter().enumerate() {
-            if let Err(err) = registry.spawn_worker(&mut builder, index, deque) {
-                registry.terminate();
-                registry.join_all_threads();
-                return Err(err);
-            }
+        let mut deques = deques.into_iter().enumerate();
+        // `use_current_thread`: worker 0 is this thread, installed once all others started.
+        let current_thread_deque = if adopt_current_thread {
+            deques.next()
+        } else {
+            None
+        };
+        // On an error, or a panic in the spawn handler, the started workers must exit.
+        let terminate_on_unwind = TerminateOnDrop(&registry);
+        let started = deques.try_for_each(|(index, deque)| {
+            let thread = ThreadBuilder::new(
+                &registry,
+                index,
+                builder.thread_name_for(index)?,
+                builder.get_stack_size(),
+                deque,
+            );
+            builder.spawn_handler_mut().spawn(thread)
+        });
+        if let Err(err) = started {
+            drop(terminate_on_unwind);
+            // The threads a spawn handler started are not waited for (the handler may run its
+            // `ThreadBuilder`s later, as Rayon allows): they see the pool terminated and exit.
+            registry.join_spawned_threads();
+            return Err(err);
         }
+        if let Some((index, deque)) = current_thread_deque {
+            WorkerThread::new(deque, index, Arc::clone(&registry)).adopt_current_thread();
+        }
+        terminate_on_unwind.disarm();
         Ok(registry)
     }
 
-    fn spawn_worker(
-        self: &Arc<Self>,
-        builder: &mut ThreadPoolBuilder,
-        index: usize,
-        deque: Worker<JobRef>,
-    ) -> Result<(), ThreadPoolBuildError> {
-        let mut thread = thread::Builder::new();
-        if let Some(name) = builder.thread_name_for(index)? {
-            thread = thread.name(name);
-        }
-        if let Some(size) = builder.get_stack_size() {
-            thread = thread.stack_size(size);
-        }
-        let registry = Arc::clone(self);
-        // std may panic instead of failing for absurd stack sizes: report either as an error.
-        let spawned =
-            unwind::halt_unwinding(move || thread.spawn(move || main_loop(registry, index, deque)));
-        match spawned {
-            Ok(Ok(handle)) => {
-                self.handles
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .push(handle);
-                Ok(())
-            }
-            Ok(Err(io)) => Err(ThreadPoolBuildError::io(io)),
-            Err(_) => Err(ThreadPoolBuildError::spawn_panicked()),
+    /// Keeps the handle of a thread `DefaultSpawn` started, for `join_all_threads`.
+    pub(crate) fn keep_handle(&self, handle: thread::JoinHandle<()>) {
+        self.handles
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(handle);
+    }
+
+    /// A `ThreadBuilder` was created: one more worker to wait for.
+    pub(crate) fn worker_created(&self) {
+        *self.live_workers.lock().unwrap_or_else(|e| e.into_inner()) += 1;
+    }
+
+    /// A worker left its loop, or its `ThreadBuilder` was dropped without running.
+    pub(crate) fn worker_gone(&self) {
+        let mut live = self.live_workers.lock().unwrap_or_else(|e| e.into_inner());
+        *live -= 1;
+        if *live == 0 {
+            self.no_live_workers.notify_all();
         }
     }
 
@@ -379,8 +409,22 @@ impl Registry {
         }
     }
 
-    /// Waits until every worker thread of this pool has exited.
+    /// Waits until every worker of this pool has left its loop and, for the threads
+    /// `DefaultSpawn` started, until the thread itself has exited. (A worker adopted by
+    /// `use_current_thread` is not waited for: it never runs a loop.)
     pub(crate) fn join_all_threads(&self) {
+        self.join_spawned_threads();
+        let mut live = self.live_workers.lock().unwrap_or_else(|e| e.into_inner());
+        while *live > 0 {
+            live = self
+                .no_live_workers
+                .wait(live)
+                .unwrap_or_else(|e| e.into_inner());
+        }
+    }
+
+    /// Joins the threads `DefaultSpawn` started.
+    fn join_spawned_threads(&self) {
         let handles = std::mem::take(&mut *self.handles.lock().unwrap_or_else(|e| e.into_inner()));
         for handle in handles {
             // A worker never unwinds (jobs catch their panics), so this is Ok in practice.
@@ -410,8 +454,24 @@ fn ptr_eq(arc: &Arc<Registry>, registry: &Registry) -> bool {
     std::ptr::eq(Arc::as_ptr(arc), registry)
 }
 
-/// The body of a worker thread.
-fn main_loop(registry: Arc<Registry>, index: usize, deque: Worker<JobRef>) {
+/// Terminates the registry when dropped, unless disarmed: a failure or a panic while starting
+/// the workers must still let the started ones exit.
+struct TerminateOnDrop<'a>(&'a Registry);
+
+impl TerminateOnDrop<'_> {
+    fn disarm(self) {
+        std::mem::forget(self);
+    }
+}
+
+impl Drop for TerminateOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.terminate();
+    }
+}
+
+/// The body of a worker thread (see `ThreadBuilder::run`).
+pub(crate) fn main_loop(registry: Arc<Registry>, index: usize, deque: Worker<JobRef>) {
     let worker = WorkerThread::new(deque, index, Arc::clone(&registry));
     worker.run_as_current(|| {
         if let Some(handler) = &registry.start_handler {

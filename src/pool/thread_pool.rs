@@ -3,10 +3,12 @@
 
 use std::any::Any;
 use std::fmt;
+use std::io;
 use std::sync::Arc;
 
 use super::registry::{self, Registry};
 use super::sleep::MAX_WORKERS;
+use super::thread_builder::{CustomSpawn, DefaultSpawn, ThreadBuilder, ThreadSpawn};
 use super::unwind;
 use super::{broadcast, scope, spawn, BroadcastContext, PoolStats, Scope, ScopeFifo, Yield};
 
@@ -25,17 +27,23 @@ pub(crate) type PanicHandler = dyn Fn(Box<dyn Any + Send>) + Send + Sync;
 /// let name = pool.install(|| std::thread::current().name().map(str::to_owned));
 /// assert!(name.unwrap().starts_with("worker-"));
 /// ```
-#[derive(Default)]
-pub struct ThreadPoolBuilder {
+///
+/// The type parameter `S` says how worker threads are started: the default
+/// (`std::thread::Builder`), or the closure given to
+/// [`spawn_handler`](Self::spawn_handler). As in Rayon, it cannot be named; write
+/// `ThreadPoolBuilder` for the default.
+pub struct ThreadPoolBuilder<S = DefaultSpawn> {
     num_threads: usize,
     thread_name: Option<Box<dyn FnMut(usize) -> String>>,
     stack_size: Option<usize>,
     panic_handler: Option<Box<PanicHandler>>,
     start_handler: Option<Box<dyn Fn(usize) + Send + Sync>>,
     exit_handler: Option<Box<dyn Fn(usize) + Send + Sync>>,
+    use_current_thread: bool,
+    spawn_handler: S,
 }
 
-impl fmt::Debug for ThreadPoolBuilder {
+impl<S> fmt::Debug for ThreadPoolBuilder<S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("ThreadPoolBuilder")
             .field("num_threads", &self.num_threads)
@@ -44,7 +52,24 @@ impl fmt::Debug for ThreadPoolBuilder {
             .field("panic_handler", &self.panic_handler.is_some())
             .field("start_handler", &self.start_handler.is_some())
             .field("exit_handler", &self.exit_handler.is_some())
-            .finish()
+            .field("use_current_thread", &self.use_current_thread)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Only for the default spawn, so that `ThreadPoolBuilder::default()` infers its type.
+impl Default for ThreadPoolBuilder {
+    fn default() -> Self {
+        ThreadPoolBuilder {
+            num_threads: 0,
+            thread_name: None,
+            stack_size: None,
+            panic_handler: None,
+            start_handler: None,
+            exit_handler: None,
+            use_current_thread: false,
+            spawn_handler: DefaultSpawn,
+        }
     }
 }
 
@@ -57,6 +82,165 @@ impl ThreadPoolBuilder {
     /// ```
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// Builds a pool whose workers are threads of a [`std::thread::scope`], runs
+    /// `with_pool(&pool)`, drops the pool and returns `with_pool`'s result once every worker
+    /// thread has exited. Each worker thread starts by calling `wrapper(thread)`, which may
+    /// set up per-thread state and must then call [`ThreadBuilder::run`]. Neither closure
+    /// needs to be `'static`: they may borrow the caller's locals.
+    ///
+    /// If `with_pool` spawns detached tasks ([`ThreadPool::spawn`]), the call returns only
+    /// after they have finished.
+    ///
+    /// ```
+    /// use std::sync::atomic::{AtomicUsize, Ordering};
+    /// let started = AtomicUsize::new(0); // a local, borrowed by every worker
+    /// let data = vec![1u64, 2, 3, 4];
+    /// let sum = weft::ThreadPoolBuilder::new()
+    ///     .num_threads(2)
+    ///     .build_scoped(
+    ///         |thread| {
+    ///             started.fetch_add(1, Ordering::SeqCst);
+    ///             thread.run()
+    ///         },
+    ///         |pool| pool.install(|| data.iter().sum::<u64>()),
+    ///     )
+    ///     .unwrap();
+    /// assert_eq!(sum, 10);
+    /// assert_eq!(started.load(Ordering::SeqCst), 2);
+    /// ```
+    pub fn build_scoped<W, F, R>(self, wrapper: W, with_pool: F) -> Result<R, ThreadPoolBuildError>
+    where
+        W: Fn(ThreadBuilder) + Sync,
+        F: FnOnce(&ThreadPool) -> R,
+    {
+        let wrapper = &wrapper;
+        std::thread::scope(|scope| {
+            let pool = self
+                .spawn_handler(|thread| {
+                    thread
+                        .std_builder()
+                        .spawn_scoped(scope, move || wrapper(thread))?;
+                    Ok(())
+                })
+                .build()?;
+            // The pool drops at the end of this closure; the scope then joins its workers.
+            Ok(with_pool(&pool))
+        })
+    }
+}
+
+impl<S: ThreadSpawn> ThreadPoolBuilder<S> {
+    /// Builds a new pool.
+    ///
+    /// ```
+    /// let pool = weft::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    /// assert_eq!(pool.join(|| 1, || 2), (1, 2));
+    /// ```
+    pub fn build(self) -> Result<ThreadPool, ThreadPoolBuildError> {
+        Ok(ThreadPool {
+            registry: Registry::new(self)?,
+        })
+    }
+
+    /// Configures the global pool; an error if it exists already (it is created by the first
+    /// use of any parallel operation outside a pool).
+    ///
+    /// ```
+    /// // The global pool may have been created already in this process.
+    /// let first = weft::ThreadPoolBuilder::new().num_threads(2).build_global();
+    /// let second = weft::ThreadPoolBuilder::new().build_global();
+    /// assert!(second.is_err());
+    /// if first.is_ok() {
+    ///     assert_eq!(weft::current_num_threads(), 2);
+    /// }
+    /// ```
+    pub fn build_global(self) -> Result<(), ThreadPoolBuildError> {
+        registry::init_global_registry(self)
+    }
+}
+
+impl<S> ThreadPoolBuilder<S> {
+    /// Starts each worker thread with `spawn(thread)` instead of `std::thread::spawn`: the
+    /// handler must start a thread that calls [`ThreadBuilder::run`] (which returns once the
+    /// pool has shut down), and is called once per worker, in index order. An `Err` from it
+    /// makes [`build`](Self::build) (or [`build_global`](Self::build_global)) fail with that
+    /// error; the workers started before then see the pool terminated and leave `run`.
+    ///
+    /// The handler is responsible for the threads' names and stack sizes
+    /// ([`ThreadBuilder::name`], [`ThreadBuilder::stack_size`]), and every `ThreadBuilder`
+    /// it receives must eventually run (a worker that never runs never takes the jobs meant
+    /// for it, such as its share of a [`broadcast`](ThreadPool::broadcast)). Workers leave
+    /// `run` only after the pool is dropped: waiting for their threads is up to the caller
+    /// ([`ThreadPool::shutdown_and_wait`] waits until every worker has left `run`).
+    ///
+    /// ```
+    /// use std::sync::atomic::{AtomicUsize, Ordering};
+    /// let spawned = AtomicUsize::new(0);
+    /// let pool = weft::ThreadPoolBuilder::new()
+    ///     .num_threads(2)
+    ///     .spawn_handler(|thread| {
+    ///         spawned.fetch_add(1, Ordering::SeqCst);
+    ///         std::thread::Builder::new()
+    ///             .name(format!("mine-{}", thread.index()))
+    ///             .spawn(|| thread.run())?;
+    ///         Ok(())
+    ///     })
+    ///     .build()
+    ///     .unwrap();
+    /// assert_eq!(spawned.load(Ordering::SeqCst), 2);
+    /// let name = pool.install(|| std::thread::current().name().unwrap().to_owned());
+    /// assert!(name.starts_with("mine-"));
+    /// ```
+    pub fn spawn_handler<F>(self, spawn: F) -> ThreadPoolBuilder<CustomSpawn<F>>
+    where
+        F: FnMut(ThreadBuilder) -> io::Result<()>,
+    {
+        ThreadPoolBuilder {
+            num_threads: self.num_threads,
+            thread_name: self.thread_name,
+            stack_size: self.stack_size,
+            panic_handler: self.panic_handler,
+            start_handler: self.start_handler,
+            exit_handler: self.exit_handler,
+            use_current_thread: self.use_current_thread,
+            spawn_handler: CustomSpawn::new(spawn),
+        }
+    }
+
+    /// Makes the calling thread worker 0 of the pool [`build`](Self::build) creates; only
+    /// `num_threads - 1` threads are started. The calling thread does not run a worker loop:
+    /// it runs the pool's jobs only while it waits inside a parallel operation (`join`,
+    /// `scope`, `install`, a parallel iterator, ...) or calls [`yield_now`](crate::yield_now),
+    /// and parallel operations it calls run in this pool instead of the global one. Start and
+    /// exit handlers do not run for it. `build` fails if the calling thread is already a
+    /// worker of some pool.
+    ///
+    /// The thread stays worker 0 for the rest of its life, even after the pool is dropped
+    /// (its state, and with it the pool's shared state, is leaked, as in Rayon): keep the
+    /// pool alive while the thread uses weft, or use this only on a thread that ends with
+    /// the pool. [`build_global`](Self::build_global) with this option makes the calling
+    /// thread a worker of the global pool.
+    ///
+    /// ```
+    /// std::thread::spawn(|| {
+    ///     let pool = weft::ThreadPoolBuilder::new()
+    ///         .num_threads(2)
+    ///         .use_current_thread()
+    ///         .build()
+    ///         .unwrap();
+    ///     assert_eq!(weft::current_thread_index(), Some(0));
+    ///     assert_eq!(pool.current_thread_index(), Some(0));
+    ///     let (a, b) = weft::join(|| 1 + 1, || 2 + 2);
+    ///     assert_eq!((a, b), (2, 4));
+    /// })
+    /// .join()
+    /// .unwrap();
+    /// ```
+    pub fn use_current_thread(mut self) -> Self {
+        self.use_current_thread = true;
+        self
     }
 
     /// Sets the number of worker threads; 0 (the default) means automatic:
@@ -174,34 +358,6 @@ impl ThreadPoolBuilder {
         self
     }
 
-    /// Builds a new pool.
-    ///
-    /// ```
-    /// let pool = weft::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
-    /// assert_eq!(pool.join(|| 1, || 2), (1, 2));
-    /// ```
-    pub fn build(self) -> Result<ThreadPool, ThreadPoolBuildError> {
-        Ok(ThreadPool {
-            registry: Registry::new(self)?,
-        })
-    }
-
-    /// Configures the global pool; an error if it exists already (it is created by the first
-    /// use of any parallel operation outside a pool).
-    ///
-    /// ```
-    /// // The global pool may have been created already in this process.
-    /// let first = weft::ThreadPoolBuilder::new().num_threads(2).build_global();
-    /// let second = weft::ThreadPoolBuilder::new().build_global();
-    /// assert!(second.is_err());
-    /// if first.is_ok() {
-    ///     assert_eq!(weft::current_num_threads(), 2);
-    /// }
-    /// ```
-    pub fn build_global(self) -> Result<(), ThreadPoolBuildError> {
-        registry::init_global_registry(self)
-    }
-
     pub(crate) fn resolved_num_threads(&self) -> usize {
         let from_env = |name: &str| {
             std::env::var(name)
@@ -246,6 +402,14 @@ impl ThreadPoolBuilder {
     pub(crate) fn take_exit_handler(&mut self) -> Option<Box<dyn Fn(usize) + Send + Sync>> {
         self.exit_handler.take()
     }
+
+    pub(crate) fn uses_current_thread(&self) -> bool {
+        self.use_current_thread
+    }
+
+    pub(crate) fn spawn_handler_mut(&mut self) -> &mut S {
+        &mut self.spawn_handler
+    }
 }
 
 /// Why a pool could not be built.
@@ -267,6 +431,7 @@ enum ErrorKind {
     GlobalPoolAlreadyInitialized,
     ThreadNamePanicked,
     SpawnPanicked,
+    CurrentThreadAlreadyInPool,
     Io(std::io::Error),
 }
 
@@ -279,6 +444,9 @@ impl ThreadPoolBuildError {
     }
     pub(crate) fn spawn_panicked() -> Self {
         Self::new(ErrorKind::SpawnPanicked)
+    }
+    pub(crate) fn current_thread_already_in_pool() -> Self {
+        Self::new(ErrorKind::CurrentThreadAlreadyInPool)
     }
     pub(crate) fn io(err: std::io::Error) -> Self {
         Self::new(ErrorKind::Io(err))
@@ -297,7 +465,10 @@ impl fmt::Display for ThreadPoolBuildError {
             ErrorKind::SpawnPanicked => {
                 f.write_str("spawning a worker thread panicked (is the stack size valid?)")
             }
-            ErrorKind::Io(err) => write!(f, "the OS refused to start a worker thread: {err}"),
+            ErrorKind::CurrentThreadAlreadyInPool => {
+                f.write_str("use_current_thread: the current thread is already a worker of a pool")
+            }
+            ErrorKind::Io(err) => write!(f, "starting a worker thread failed: {err}"),
         }
     }
 }
@@ -585,6 +756,11 @@ impl ThreadPool {
 
     /// Shuts the pool down and blocks until all its worker threads have exited (after the
     /// detached tasks spawned into it have finished). A weft extension (see rayon issue 688).
+    ///
+    /// For a pool started by a [`spawn_handler`](ThreadPoolBuilder::spawn_handler), it waits
+    /// until every worker has returned from [`ThreadBuilder::run`] (what the handler's threads
+    /// do afterwards is theirs). A thread adopted by
+    /// [`use_current_thread`](ThreadPoolBuilder::use_current_thread) is not waited for.
     ///
     /// # Panics
     /// If called from one of this pool's own workers, which could never exit.

@@ -103,6 +103,17 @@ impl WorkerThread {
         body()
     }
 
+    /// Makes the current thread this worker for the rest of its life, without a worker loop
+    /// (`ThreadPoolBuilder::use_current_thread`). The worker is leaked: the thread may be in
+    /// the middle of a `join` on it at any later time, so no point is safe to free it.
+    pub(crate) fn adopt_current_thread(self) {
+        let worker: &'static WorkerThread = Box::leak(Box::new(self));
+        CURRENT.with(|c| {
+            assert!(c.get().is_null(), "weft: a thread can be only one worker");
+            c.set(worker);
+        });
+    }
+
     pub(crate) fn index(&self) -> usize {
         self.index
     }
