@@ -1,0 +1,781 @@
+//! Rayon 1.10 API-surface probe: every public path, type name and trait method of Rayon's
+//! common API (except `ParallelSlice*` and `ThreadPoolBuilder`, probed elsewhere), named and
+//! called exactly as a Rayon user would write it, with `use weft as rayon;`. Results are
+//! checked against the sequential `std` equivalent.
+
+use weft as rayon;
+
+use rayon::prelude::*;
+use std::borrow::Cow;
+use std::collections::{BTreeMap, BTreeSet, BinaryHeap, HashMap, HashSet, LinkedList, VecDeque};
+use std::rc::Rc;
+use std::sync::atomic::{AtomicUsize, Ordering as AtomicOrdering};
+use std::sync::{Arc, Mutex};
+
+/// Small deterministic pseudo-random input (xorshift), so every test has a fixed oracle.
+fn data(n: usize, seed: u64) -> Vec<u32> {
+    let mut s = seed | 1;
+    (0..n)
+        .map(|_| {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            (s % 1000) as u32
+        })
+        .collect()
+}
+
+// ---------------------------------------------------------------------------------------
+// rayon-core root items
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn core_root_functions() {
+    let (a, b) = rayon::join(|| 1 + 1, || "x".repeat(2));
+    assert_eq!((a, b.as_str()), (2, "xx"));
+
+    let (a, b) = rayon::join_context(
+        |ctx: rayon::FnContext| ctx.migrated() as u8 + 1,
+        |_ctx: rayon::FnContext| 5,
+    );
+    assert!(a == 1 || a == 2);
+    assert_eq!(b, 5);
+
+    let total = AtomicUsize::new(0);
+    rayon::scope(|s: &rayon::Scope<'_>| {
+        for i in 0..10 {
+            let total = &total;
+            s.spawn(move |_s: &rayon::Scope<'_>| {
+                total.fetch_add(i, AtomicOrdering::Relaxed);
+            });
+        }
+    });
+    assert_eq!(total.load(AtomicOrdering::Relaxed), 45);
+
+    let order = Mutex::new(Vec::new());
+    rayon::scope_fifo(|s: &rayon::ScopeFifo<'_>| {
+        for i in 0..5 {
+            let order = &order;
+            s.spawn_fifo(move |_s: &rayon::ScopeFifo<'_>| order.lock().unwrap().push(i));
+        }
+    });
+    let mut got = order.into_inner().unwrap();
+    got.sort();
+    assert_eq!(got, vec![0, 1, 2, 3, 4]);
+
+    let r: i32 = rayon::in_place_scope(|s| {
+        s.spawn(|_| {});
+        7
+    });
+    assert_eq!(r, 7);
+    let r: i32 = rayon::in_place_scope_fifo(|s| {
+        s.spawn_fifo(|_| {});
+        8
+    });
+    assert_eq!(r, 8);
+
+    let (tx, rx) = std::sync::mpsc::channel();
+    let tx2 = tx.clone();
+    rayon::spawn(move || tx.send(1).unwrap());
+    rayon::spawn_fifo(move || tx2.send(2).unwrap());
+    let mut got: Vec<i32> = rx.iter().take(2).collect();
+    got.sort();
+    assert_eq!(got, vec![1, 2]);
+
+    let n = rayon::current_num_threads();
+    assert!(n >= 1);
+    assert!(rayon::max_num_threads() >= n);
+    assert_eq!(rayon::current_thread_index(), None);
+
+    let idx: Vec<(usize, usize)> =
+        rayon::broadcast(|ctx: rayon::BroadcastContext<'_>| (ctx.index(), ctx.num_threads()));
+    assert_eq!(idx.len(), n);
+    for (i, (index, num)) in idx.into_iter().enumerate() {
+        assert_eq!((index, num), (i, n));
+    }
+    let count = Arc::new(AtomicUsize::new(0));
+    let c2 = Arc::clone(&count);
+    let (tx, rx) = std::sync::mpsc::channel::<()>();
+    let tx = Mutex::new(tx);
+    rayon::spawn_broadcast(move |_ctx| {
+        c2.fetch_add(1, AtomicOrdering::SeqCst);
+        tx.lock().unwrap().send(()).unwrap();
+    });
+    for _ in 0..n {
+        rx.recv().unwrap();
+    }
+    assert_eq!(count.load(AtomicOrdering::SeqCst), n);
+
+    // Outside the pool there is nothing to yield to.
+    let y: Option<rayon::Yield> = rayon::yield_now();
+    assert_eq!(y, None);
+    assert_eq!(rayon::yield_local(), None);
+    let _ = matches!(y, Some(rayon::Yield::Executed) | Some(rayon::Yield::Idle));
+
+    // Scope::spawn_broadcast / ScopeFifo::spawn_broadcast
+    let hits = AtomicUsize::new(0);
+    rayon::scope(|s| {
+        s.spawn_broadcast(|_s, ctx: rayon::BroadcastContext<'_>| {
+            assert!(ctx.index() < ctx.num_threads());
+            hits.fetch_add(1, AtomicOrdering::Relaxed);
+        })
+    });
+    assert_eq!(hits.load(AtomicOrdering::Relaxed), n);
+    let hits = AtomicUsize::new(0);
+    rayon::scope_fifo(|s| {
+        s.spawn_broadcast(|_s, _ctx| {
+            hits.fetch_add(1, AtomicOrdering::Relaxed);
+        })
+    });
+    assert_eq!(hits.load(AtomicOrdering::Relaxed), n);
+}
+
+#[test]
+fn core_thread_pool_methods() {
+    let pool: rayon::ThreadPool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    assert_eq!(pool.current_num_threads(), 2);
+    assert_eq!(pool.current_thread_index(), None);
+    let v = data(500, 1);
+    let s: u64 = pool.install(|| v.par_iter().map(|&x| x as u64).sum());
+    assert_eq!(s, v.iter().map(|&x| x as u64).sum::<u64>());
+    assert_eq!(pool.install(|| rayon::current_num_threads()), 2);
+    assert!(pool.install(|| rayon::current_thread_index()).unwrap() < 2);
+    let (a, b) = pool.join(|| 1, || 2);
+    assert_eq!(a + b, 3);
+    assert_eq!(pool.scope(|_s| 4), 4);
+    assert_eq!(pool.scope_fifo(|_s| 5), 5);
+    assert_eq!(pool.in_place_scope(|_s| 6), 6);
+    assert_eq!(pool.in_place_scope_fifo(|_s| 7), 7);
+    let mut b: Vec<usize> = pool.broadcast(|ctx| ctx.index());
+    b.sort();
+    assert_eq!(b, vec![0, 1]);
+    let (tx, rx) = std::sync::mpsc::channel();
+    let tx2 = tx.clone();
+    pool.spawn(move || tx.send(1).unwrap());
+    pool.spawn_fifo(move || tx2.send(2).unwrap());
+    let mut got: Vec<i32> = rx.iter().take(2).collect();
+    got.sort();
+    assert_eq!(got, vec![1, 2]);
+    let (tx, rx) = std::sync::mpsc::channel();
+    let tx = Mutex::new(tx);
+    pool.spawn_broadcast(move |ctx| tx.lock().unwrap().send(ctx.index()).unwrap());
+    let mut got: Vec<usize> = rx.iter().take(2).collect();
+    got.sort();
+    assert_eq!(got, vec![0, 1]);
+    assert_eq!(pool.yield_now(), None);
+    assert_eq!(pool.yield_local(), None);
+    assert_eq!(pool.current_thread_has_pending_tasks(), None);
+    let _dbg = format!("{pool:?}");
+
+    let err: Result<rayon::ThreadPool, rayon::ThreadPoolBuildError> =
+        rayon::ThreadPoolBuilder::new().num_threads(1).build();
+    assert!(err.is_ok());
+    fn _is_error<E: std::error::Error + Send + Sync + 'static>() {}
+    _is_error::<rayon::ThreadPoolBuildError>();
+}
+
+// ---------------------------------------------------------------------------------------
+// ParallelIterator: every method, with the adapter's Rayon type name spelled out
+// ---------------------------------------------------------------------------------------
+
+type VI<'a> = rayon::slice::Iter<'a, u32>;
+
+#[test]
+fn parallel_iterator_adapters() {
+    let v = data(1000, 2);
+    let seq_map: Vec<u64> = v.iter().map(|&x| x as u64 * 3).collect();
+
+    let m: rayon::iter::Map<VI<'_>, _> = v.par_iter().map(|&x| x as u64 * 3);
+    assert_eq!(m.collect::<Vec<_>>(), seq_map);
+
+    let mw: rayon::iter::MapWith<VI<'_>, u64, _> = v.par_iter().map_with(3u64, |k, &x| x as u64 * *k);
+    assert_eq!(mw.collect::<Vec<_>>(), seq_map);
+
+    let mi: rayon::iter::MapInit<VI<'_>, _, _> = v.par_iter().map_init(|| 3u64, |k, &x| x as u64 * *k);
+    assert_eq!(mi.collect::<Vec<_>>(), seq_map);
+
+    let c: rayon::iter::Cloned<VI<'_>> = v.par_iter().cloned();
+    assert_eq!(c.collect::<Vec<u32>>(), v);
+    let c: rayon::iter::Copied<VI<'_>> = v.par_iter().copied();
+    assert_eq!(c.collect::<Vec<u32>>(), v);
+
+    let seen = AtomicUsize::new(0);
+    let i: rayon::iter::Inspect<VI<'_>, _> = v.par_iter().inspect(|_| {
+        seen.fetch_add(1, AtomicOrdering::Relaxed);
+    });
+    assert_eq!(i.count(), v.len());
+    assert_eq!(seen.load(AtomicOrdering::Relaxed), v.len());
+
+    let u: rayon::iter::Update<rayon::iter::Copied<VI<'_>>, _> =
+        v.par_iter().copied().update(|x| *x += 1);
+    assert_eq!(u.collect::<Vec<_>>(), v.iter().map(|x| x + 1).collect::<Vec<_>>());
+
+    let f: rayon::iter::Filter<VI<'_>, _> = v.par_iter().filter(|&&x| x % 3 == 0);
+    assert_eq!(
+        f.copied().collect::<Vec<_>>(),
+        v.iter().copied().filter(|x| x % 3 == 0).collect::<Vec<_>>()
+    );
+    let fm: rayon::iter::FilterMap<VI<'_>, _> =
+        v.par_iter().filter_map(|&x| if x % 2 == 0 { Some(x / 2) } else { None });
+    assert_eq!(
+        fm.collect::<Vec<_>>(),
+        v.iter().filter_map(|&x| if x % 2 == 0 { Some(x / 2) } else { None }).collect::<Vec<_>>()
+    );
+
+    let small = &v[..50];
+    let seq_fm: Vec<u32> = small.iter().flat_map(|&x| vec![x; (x % 4) as usize]).collect();
+    let fm: rayon::iter::FlatMap<VI<'_>, _> = small.par_iter().flat_map(|&x| vec![x; (x % 4) as usize]);
+    assert_eq!(fm.collect::<Vec<_>>(), seq_fm);
+    let fmi: rayon::iter::FlatMapIter<VI<'_>, _> =
+        small.par_iter().flat_map_iter(|&x| std::iter::repeat(x).take((x % 4) as usize));
+    assert_eq!(fmi.collect::<Vec<_>>(), seq_fm);
+    let nested: Vec<Vec<u32>> = small.iter().map(|&x| vec![x; (x % 4) as usize]).collect();
+    let fl: rayon::iter::Flatten<rayon::vec::IntoIter<Vec<u32>>> = nested.clone().into_par_iter().flatten();
+    assert_eq!(fl.collect::<Vec<_>>(), seq_fm);
+    let fli: rayon::iter::FlattenIter<rayon::vec::IntoIter<Vec<u32>>> =
+        nested.into_par_iter().flatten_iter();
+    assert_eq!(fli.collect::<Vec<_>>(), seq_fm);
+
+    let ch: rayon::iter::Chain<VI<'_>, VI<'_>> = v[..10].par_iter().chain(&v[10..20]);
+    assert_eq!(ch.copied().collect::<Vec<_>>(), v[..20].to_vec());
+    let ch: rayon::iter::Chain<VI<'_>, rayon::slice::Iter<'_, u32>> = v[..10].par_iter().chain(v[10..20].par_iter());
+    assert_eq!(ch.count(), 20);
+
+    let ws: rayon::iter::WhileSome<_> = v
+        .par_iter()
+        .map(|&x| if x < 990 { Some(x) } else { None })
+        .while_some();
+    let got: Vec<u32> = ws.collect();
+    assert!(got.len() <= v.len());
+    assert!(got.iter().all(|&x| x < 990));
+
+    let pf: rayon::iter::PanicFuse<VI<'_>> = v.par_iter().panic_fuse();
+    assert_eq!(pf.count(), v.len());
+
+    let ip: rayon::iter::Intersperse<rayon::iter::Copied<VI<'_>>> =
+        v[..5].par_iter().copied().intersperse(0);
+    let mut want = Vec::new();
+    for (k, &x) in v[..5].iter().enumerate() {
+        if k > 0 {
+            want.push(0);
+        }
+        want.push(x);
+    }
+    assert_eq!(ip.collect::<Vec<_>>(), want);
+
+    let ta: rayon::iter::TakeAny<VI<'_>> = v.par_iter().take_any(10);
+    assert_eq!(ta.count(), 10);
+    let sa: rayon::iter::SkipAny<VI<'_>> = v.par_iter().skip_any(10);
+    assert_eq!(sa.count(), v.len() - 10);
+    let taw: rayon::iter::TakeAnyWhile<VI<'_>, _> = v.par_iter().take_any_while(|&&x| x < 500);
+    assert!(taw.all(|&x| x < 500));
+    let saw: rayon::iter::SkipAnyWhile<VI<'_>, _> = v.par_iter().skip_any_while(|_| false);
+    assert_eq!(saw.count(), v.len());
+
+    let list: std::collections::LinkedList<Vec<u32>> = v.par_iter().copied().collect_vec_list();
+    assert_eq!(list.into_iter().flatten().collect::<Vec<_>>(), v);
+}
+
+#[test]
+fn parallel_iterator_consumers() {
+    let v = data(1000, 3);
+    let seq_sum: u64 = v.iter().map(|&x| x as u64).sum();
+
+    let acc = AtomicUsize::new(0);
+    v.par_iter().for_each(|&x| {
+        acc.fetch_add(x as usize, AtomicOrdering::Relaxed);
+    });
+    assert_eq!(acc.load(AtomicOrdering::Relaxed) as u64, seq_sum);
+
+    let (tx, rx) = std::sync::mpsc::channel();
+    v.par_iter().for_each_with(tx, |tx, &x| tx.send(x).unwrap());
+    let mut got: Vec<u32> = rx.iter().collect();
+    got.sort();
+    let mut sorted = v.clone();
+    sorted.sort();
+    assert_eq!(got, sorted);
+
+    let acc = AtomicUsize::new(0);
+    v.par_iter().for_each_init(
+        || 1usize,
+        |one, &x| {
+            acc.fetch_add(x as usize * *one, AtomicOrdering::Relaxed);
+        },
+    );
+    assert_eq!(acc.load(AtomicOrdering::Relaxed) as u64, seq_sum);
+
+    let r: Result<(), u32> = v.par_iter().try_for_each(|&x| if x < 2000 { Ok(()) } else { Err(x) });
+    assert_eq!(r, Ok(()));
+    let r: Option<()> = v.par_iter().try_for_each(|&x| if x == v[7] { None } else { Some(()) });
+    assert_eq!(r, None);
+    let r: Result<(), ()> = v.par_iter().try_for_each_with(5u32, |k, &x| if x + *k > 0 { Ok(()) } else { Err(()) });
+    assert_eq!(r, Ok(()));
+    let r: Result<(), ()> = v.par_iter().try_for_each_init(|| 5u32, |k, &x| if x + *k > 0 { Ok(()) } else { Err(()) });
+    assert_eq!(r, Ok(()));
+
+    assert_eq!(v.par_iter().count(), v.len());
+
+    let r: u64 = v.par_iter().map(|&x| x as u64).reduce(|| 0, |a, b| a + b);
+    assert_eq!(r, seq_sum);
+    let r: Option<u64> = v.par_iter().map(|&x| x as u64).reduce_with(|a, b| a + b);
+    assert_eq!(r, Some(seq_sum));
+    let r: Option<u64> = v.par_iter().map(|&x| Some(x as u64)).try_reduce(|| 0, |a, b| a.checked_add(b));
+    assert_eq!(r, Some(seq_sum));
+    let r: Option<Result<u64, ()>> = v.par_iter().map(|&x| Ok::<u64, ()>(x as u64)).try_reduce_with(|a, b| Ok(a + b));
+    assert_eq!(r, Some(Ok(seq_sum)));
+
+    let fo: rayon::iter::Fold<VI<'_>, _, _> = v.par_iter().fold(|| 0u64, |a, &x| a + x as u64);
+    assert_eq!(fo.sum::<u64>(), seq_sum);
+    let fw: rayon::iter::FoldWith<VI<'_>, u64, _> = v.par_iter().fold_with(0u64, |a, &x| a + x as u64);
+    assert_eq!(fw.sum::<u64>(), seq_sum);
+    let tf: rayon::iter::TryFold<VI<'_>, Option<u64>, _, _> =
+        v.par_iter().try_fold(|| 0u64, |a, &x| a.checked_add(x as u64));
+    assert_eq!(tf.try_reduce(|| 0, |a, b| a.checked_add(b)), Some(seq_sum));
+    let tfw: rayon::iter::TryFoldWith<VI<'_>, Option<u64>, _> =
+        v.par_iter().try_fold_with(0u64, |a, &x| a.checked_add(x as u64));
+    assert_eq!(tfw.try_reduce(|| 0, |a, b| a.checked_add(b)), Some(seq_sum));
+
+    assert_eq!(v.par_iter().map(|&x| x as u64).sum::<u64>(), seq_sum);
+    let small: Vec<u64> = v[..10].iter().map(|&x| x as u64 % 5 + 1).collect();
+    assert_eq!(small.par_iter().product::<u64>(), small.iter().product::<u64>());
+    assert_eq!(small.par_iter().copied().product::<u64>(), small.iter().product::<u64>());
+    let fsum: f64 = v.par_iter().map(|&x| x as f64).sum();
+    assert_eq!(fsum, seq_sum as f64);
+    let w: std::num::Wrapping<u32> = v.par_iter().map(|&x| std::num::Wrapping(x)).sum();
+    assert_eq!(w, v.iter().map(|&x| std::num::Wrapping(x)).sum());
+    let w: std::num::Wrapping<u32> = v.par_iter().map(|&x| std::num::Wrapping(x)).product();
+    assert_eq!(w, v.iter().map(|&x| std::num::Wrapping(x)).product());
+    let o: Option<u64> = v.par_iter().map(|&x| Some(x as u64)).sum();
+    assert_eq!(o, Some(seq_sum));
+    let r: Result<u64, ()> = v.par_iter().map(|&x| Ok(x as u64)).sum();
+    assert_eq!(r, Ok(seq_sum));
+    let r: Result<u64, ()> = small.par_iter().map(|&x| Ok(x)).product();
+    assert_eq!(r, Ok(small.iter().product()));
+
+    assert_eq!(v.par_iter().min(), v.iter().min());
+    assert_eq!(v.par_iter().max(), v.iter().max());
+    assert_eq!(v.par_iter().min_by(|a, b| a.cmp(b)), v.iter().min_by(|a, b| a.cmp(b)));
+    assert_eq!(v.par_iter().max_by(|a, b| a.cmp(b)), v.iter().max_by(|a, b| a.cmp(b)));
+    let key = |x: &&u32| **x % 17;
+    assert_eq!(
+        v.par_iter().enumerate().min_by_key(|(_, x)| key(x)),
+        v.iter().enumerate().min_by_key(|(_, x)| key(x))
+    );
+    assert_eq!(
+        v.par_iter().enumerate().max_by_key(|(_, x)| key(x)),
+        v.iter().enumerate().max_by_key(|(_, x)| key(x))
+    );
+
+    let t = v[500];
+    assert_eq!(v.par_iter().find_any(|&&x| x == t), Some(&t));
+    assert_eq!(
+        v.par_iter().enumerate().find_first(|(_, &x)| x == t),
+        v.iter().enumerate().find(|(_, &x)| x == t)
+    );
+    assert_eq!(
+        v.par_iter().enumerate().find_last(|(_, &x)| x == t),
+        v.iter().enumerate().rev().find(|(_, &x)| x == t)
+    );
+    let fm = |(i, &x): (usize, &u32)| if x == t { Some(i) } else { None };
+    assert!(v.par_iter().enumerate().find_map_any(fm).is_some());
+    assert_eq!(v.par_iter().enumerate().find_map_first(fm), v.iter().enumerate().find_map(fm));
+    assert_eq!(v.par_iter().enumerate().find_map_last(fm), v.iter().enumerate().rev().find_map(fm));
+    assert_eq!(v.par_iter().any(|&x| x == t), true);
+    assert_eq!(v.par_iter().all(|&x| x < 1000), v.iter().all(|&x| x < 1000));
+
+    let c: Vec<u32> = v.par_iter().copied().collect();
+    assert_eq!(c, v);
+    let (a, b): (Vec<u32>, Vec<usize>) = v.par_iter().map(|&x| (x, x as usize)).unzip();
+    assert_eq!(a, v);
+    assert_eq!(b, v.iter().map(|&x| x as usize).collect::<Vec<_>>());
+    let (even, odd): (Vec<u32>, Vec<u32>) = v.par_iter().partition(|&&x| x % 2 == 0);
+    let (se, so): (Vec<u32>, Vec<u32>) = v.iter().partition(|&&x| x % 2 == 0);
+    assert_eq!((even, odd), (se, so));
+    let (l, r): (Vec<u32>, Vec<String>) = v.par_iter().partition_map(|&x| {
+        if x % 2 == 0 {
+            rayon::iter::Either::Left(x)
+        } else {
+            rayon::iter::Either::Right(x.to_string())
+        }
+    });
+    assert_eq!(l, v.iter().copied().filter(|x| x % 2 == 0).collect::<Vec<_>>());
+    assert_eq!(r, v.iter().filter(|x| *x % 2 == 1).map(|x| x.to_string()).collect::<Vec<_>>());
+
+    assert_eq!(v.par_iter().opt_len(), Some(v.len()));
+    let it = v.par_iter();
+    let same: VI<'_> = rayon::iter::IntoParallelIterator::into_par_iter(it);
+    assert_eq!(same.count(), v.len());
+}
+
+// ---------------------------------------------------------------------------------------
+// IndexedParallelIterator
+// ---------------------------------------------------------------------------------------
+
+fn generic_indexed<I>(it: I) -> Vec<u32>
+where
+    I: rayon::iter::IndexedParallelIterator<Item = u32>,
+{
+    assert_eq!(it.len(), it.opt_len().unwrap());
+    it.rev().collect()
+}
+
+fn generic_into<I>(it: I) -> u64
+where
+    I: rayon::iter::IntoParallelIterator,
+    I::Item: Into<u64>,
+    I::Iter: rayon::iter::ParallelIterator<Item = I::Item>,
+{
+    it.into_par_iter().map(Into::into).sum()
+}
+
+fn generic_ref<'a, C>(c: &'a C) -> usize
+where
+    C: rayon::iter::IntoParallelRefIterator<'a> + ?Sized,
+{
+    c.par_iter().count()
+}
+
+fn generic_ref_mut<'a, C>(c: &'a mut C) -> usize
+where
+    C: rayon::iter::IntoParallelRefMutIterator<'a> + ?Sized,
+{
+    c.par_iter_mut().count()
+}
+
+#[test]
+fn indexed_parallel_iterator_methods() {
+    let v = data(1000, 5);
+    let w = data(1000, 6);
+    assert_eq!(generic_indexed(v.par_iter().copied()), v.iter().rev().copied().collect::<Vec<_>>());
+    assert_eq!(generic_into(v.clone()), v.iter().map(|&x| x as u64).sum::<u64>());
+    assert_eq!(generic_ref(&v), v.len());
+    assert_eq!(generic_ref(&v[..]), v.len());
+    let mut m = v.clone();
+    assert_eq!(generic_ref_mut(&mut m), v.len());
+    assert_eq!(generic_ref_mut(&mut m[..]), v.len());
+
+    let b: rayon::iter::ExponentialBlocks<VI<'_>> = v.par_iter().by_exponential_blocks();
+    assert_eq!(b.copied().collect::<Vec<_>>(), v);
+    let b: rayon::iter::UniformBlocks<VI<'_>> = v.par_iter().by_uniform_blocks(64);
+    assert_eq!(b.copied().collect::<Vec<_>>(), v);
+
+    let mut out = Vec::new();
+    v.par_iter().copied().collect_into_vec(&mut out);
+    assert_eq!(out, v);
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    v.par_iter().map(|&x| (x, x + 1)).unzip_into_vecs(&mut a, &mut b);
+    assert_eq!(a, v);
+    assert_eq!(b, v.iter().map(|x| x + 1).collect::<Vec<_>>());
+
+    let z: rayon::iter::Zip<VI<'_>, VI<'_>> = v.par_iter().zip(&w);
+    assert_eq!(z.map(|(a, b)| a + b).collect::<Vec<_>>(), v.iter().zip(&w).map(|(a, b)| a + b).collect::<Vec<_>>());
+    let z: rayon::iter::ZipEq<VI<'_>, VI<'_>> = v.par_iter().zip_eq(w.par_iter());
+    assert_eq!(z.count(), v.len());
+
+    let il: rayon::iter::Interleave<VI<'_>, VI<'_>> = v[..3].par_iter().interleave(&w[..5]);
+    assert_eq!(il.copied().collect::<Vec<_>>(), vec![v[0], w[0], v[1], w[1], v[2], w[2], w[3], w[4]]);
+    let il: rayon::iter::InterleaveShortest<VI<'_>, VI<'_>> = v[..3].par_iter().interleave_shortest(&w[..5]);
+    assert_eq!(il.copied().collect::<Vec<_>>(), vec![v[0], w[0], v[1], w[1], v[2], w[2]]);
+
+    let ch: rayon::iter::Chunks<VI<'_>> = v.par_iter().chunks(7);
+    let got: Vec<Vec<&u32>> = ch.collect();
+    assert_eq!(got, v.chunks(7).map(|c| c.iter().collect::<Vec<_>>()).collect::<Vec<_>>());
+    let fc: rayon::iter::FoldChunks<VI<'_>, _, _> = v.par_iter().fold_chunks(7, || 0u64, |a, &x| a + x as u64);
+    let want: Vec<u64> = v.chunks(7).map(|c| c.iter().map(|&x| x as u64).sum()).collect();
+    assert_eq!(fc.collect::<Vec<_>>(), want);
+    let fcw: rayon::iter::FoldChunksWith<VI<'_>, u64, _> = v.par_iter().fold_chunks_with(7, 0u64, |a, &x| a + x as u64);
+    assert_eq!(fcw.collect::<Vec<_>>(), want);
+
+    assert_eq!(v.par_iter().cmp(&w), v.iter().cmp(&w));
+    assert_eq!(v.par_iter().cmp(&v), std::cmp::Ordering::Equal);
+    let fv: Vec<f64> = v.iter().map(|&x| x as f64).collect();
+    let fw: Vec<f64> = w.iter().map(|&x| x as f64).collect();
+    assert_eq!(fv.par_iter().partial_cmp(&fw), fv.iter().partial_cmp(&fw));
+    assert_eq!(v.par_iter().eq(&w), v.iter().eq(&w));
+    assert!(v.par_iter().eq(&v));
+    assert_eq!(v.par_iter().ne(&w), v.iter().ne(&w));
+    assert_eq!(v.par_iter().lt(&w), v.iter().lt(&w));
+    assert_eq!(v.par_iter().le(&w), v.iter().le(&w));
+    assert_eq!(v.par_iter().gt(&w), v.iter().gt(&w));
+    assert_eq!(v.par_iter().ge(&w), v.iter().ge(&w));
+
+    let e: rayon::iter::Enumerate<VI<'_>> = v.par_iter().enumerate();
+    assert_eq!(e.collect::<Vec<_>>(), v.iter().enumerate().collect::<Vec<_>>());
+    let s: rayon::iter::StepBy<VI<'_>> = v.par_iter().step_by(3);
+    assert_eq!(s.collect::<Vec<_>>(), v.iter().step_by(3).collect::<Vec<_>>());
+    let s: rayon::iter::Skip<VI<'_>> = v.par_iter().skip(10);
+    assert_eq!(s.collect::<Vec<_>>(), v.iter().skip(10).collect::<Vec<_>>());
+    let t: rayon::iter::Take<VI<'_>> = v.par_iter().take(10);
+    assert_eq!(t.collect::<Vec<_>>(), v.iter().take(10).collect::<Vec<_>>());
+
+    let t = v[400];
+    assert!(v.par_iter().position_any(|&x| x == t).is_some());
+    assert_eq!(v.par_iter().position_first(|&x| x == t), v.iter().position(|&x| x == t));
+    assert_eq!(v.par_iter().position_last(|&x| x == t), v.iter().rposition(|&x| x == t));
+    let p: rayon::iter::Positions<VI<'_>, _> = v.par_iter().positions(|&x| x % 10 == 0);
+    assert_eq!(
+        p.collect::<Vec<_>>(),
+        v.iter().enumerate().filter(|(_, &x)| x % 10 == 0).map(|(i, _)| i).collect::<Vec<_>>()
+    );
+    let r: rayon::iter::Rev<VI<'_>> = v.par_iter().rev();
+    assert_eq!(r.collect::<Vec<_>>(), v.iter().rev().collect::<Vec<_>>());
+    let l: rayon::iter::MinLen<VI<'_>> = v.par_iter().with_min_len(10);
+    assert_eq!(l.count(), v.len());
+    let l: rayon::iter::MaxLen<VI<'_>> = v.par_iter().with_max_len(10);
+    assert_eq!(l.count(), v.len());
+    assert_eq!(v.par_iter().len(), v.len());
+
+    // multizip: tuples of indexed iterators
+    let mz: rayon::iter::MultiZip<(VI<'_>, VI<'_>, VI<'_>)> = (&v, &w, &v).into_par_iter();
+    assert_eq!(mz.map(|(a, b, c)| a + b + c).collect::<Vec<_>>(), v.iter().zip(&w).map(|(a, b)| 2 * a + b).collect::<Vec<_>>());
+    let mz: rayon::iter::MultiZip<(VI<'_>, VI<'_>)> = (v.par_iter(), w.par_iter()).into_par_iter();
+    assert_eq!(mz.len(), v.len());
+    let (mut a, mut b) = (v.clone(), w.clone());
+    (&mut a, &mut b).into_par_iter().for_each(|(x, y)| std::mem::swap(x, y));
+    assert_eq!((a, b), (w.clone(), v.clone()));
+    let mz = (v.clone(), w.clone()).into_par_iter();
+    assert_eq!(mz.map(|(a, b)| a.max(b)).collect::<Vec<_>>(), v.iter().zip(&w).map(|(a, b)| *a.max(b)).collect::<Vec<_>>());
+}
+
+// ---------------------------------------------------------------------------------------
+// Sources: IntoParallelIterator for std types, and the named iterator types
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn sources_vec_slice_array_box() {
+    let v = data(300, 8);
+    let it: rayon::vec::IntoIter<u32> = v.clone().into_par_iter();
+    assert_eq!(it.collect::<Vec<_>>(), v);
+    let it: rayon::slice::Iter<'_, u32> = (&v).into_par_iter();
+    assert_eq!(it.count(), v.len());
+    let mut m = v.clone();
+    let it: rayon::slice::IterMut<'_, u32> = (&mut m).into_par_iter();
+    it.for_each(|x| *x += 1);
+    assert_eq!(m, v.iter().map(|x| x + 1).collect::<Vec<_>>());
+    let it: rayon::slice::IterMut<'_, u32> = m.par_iter_mut();
+    it.for_each(|x| *x -= 1);
+    assert_eq!(m, v);
+
+    let b: Box<[u32]> = v.clone().into_boxed_slice();
+    let it: rayon::slice::Iter<'_, u32> = (&b).into_par_iter();
+    assert_eq!(it.copied().collect::<Vec<_>>(), v);
+    assert_eq!(b.par_iter().count(), v.len());
+    let mut b2 = b.clone();
+    let it: rayon::slice::IterMut<'_, u32> = (&mut b2).into_par_iter();
+    it.for_each(|x| *x *= 2);
+    assert_eq!(b2.to_vec(), v.iter().map(|x| x * 2).collect::<Vec<_>>());
+    let it: rayon::vec::IntoIter<u32> = b.into_par_iter();
+    assert_eq!(it.collect::<Vec<_>>(), v);
+
+    let arr: [u32; 8] = [3, 1, 4, 1, 5, 9, 2, 6];
+    let it: rayon::array::IntoIter<u32, 8> = arr.into_par_iter();
+    assert_eq!(it.collect::<Vec<_>>(), arr.to_vec());
+    let it: rayon::slice::Iter<'_, u32> = (&arr).into_par_iter();
+    assert_eq!(it.sum::<u32>(), arr.iter().sum());
+    assert_eq!(arr.par_iter().sum::<u32>(), arr.iter().sum());
+    let mut arr2 = arr;
+    let it: rayon::slice::IterMut<'_, u32> = (&mut arr2).into_par_iter();
+    it.for_each(|x| *x += 1);
+    assert_eq!(arr2, arr.map(|x| x + 1));
+    arr2.par_iter_mut().for_each(|x| *x -= 1);
+    assert_eq!(arr2, arr);
+
+    let s: &[u32] = &v;
+    let it: rayon::slice::Iter<'_, u32> = s.into_par_iter();
+    assert_eq!(it.count(), v.len());
+}
+
+#[test]
+fn sources_ranges() {
+    let it: rayon::range::Iter<u32> = (0..100u32).into_par_iter();
+    assert_eq!(it.sum::<u32>(), (0..100u32).sum());
+    let it: rayon::range::Iter<i64> = (-50..50i64).into_par_iter();
+    // As in Rayon, 64- and 128-bit ranges are unindexed (but know their length).
+    assert_eq!(it.collect::<Vec<_>>(), (-50..50i64).collect::<Vec<_>>());
+    let it: rayon::range::Iter<u64> = (0..1000u64).into_par_iter();
+    assert_eq!(it.opt_len(), Some(1000));
+    let it: rayon::range::Iter<usize> = (0..10usize).into_par_iter();
+    assert_eq!(it.collect::<Vec<_>>(), (0..10).collect::<Vec<_>>());
+    let it: rayon::range::Iter<i128> = (0..10i128).into_par_iter();
+    assert_eq!(it.sum::<i128>(), 45);
+    let it: rayon::range::Iter<u8> = (0..10u8).into_par_iter();
+    assert_eq!(it.count(), 10);
+    let it: rayon::range::Iter<char> = ('a'..'z').into_par_iter();
+    assert_eq!(it.collect::<String>(), ('a'..'z').collect::<String>());
+    let it: rayon::range::Iter<char> = ('\u{D000}'..'\u{E100}').into_par_iter();
+    assert_eq!(it.rev().collect::<Vec<char>>(), ('\u{D000}'..'\u{E100}').rev().collect::<Vec<char>>());
+    let it: rayon::range_inclusive::Iter<u32> = (0..=100u32).into_par_iter();
+    assert_eq!(it.sum::<u32>(), (0..=100u32).sum());
+    let it: rayon::range_inclusive::Iter<char> = ('a'..='z').into_par_iter();
+    assert_eq!(it.collect::<String>(), ('a'..='z').collect::<String>());
+    let it: rayon::range_inclusive::Iter<u64> = (0..=u64::MAX).into_par_iter();
+    assert_eq!(it.take_any_while(|&x| x < 3).count(), 3);
+    let it: rayon::range_inclusive::Iter<i8> = (i8::MIN..=i8::MAX).into_par_iter();
+    assert_eq!(it.len(), 256);
+}
+
+#[test]
+fn sources_option_result() {
+    let it: rayon::option::IntoIter<u32> = Some(5u32).into_par_iter();
+    assert_eq!(it.collect::<Vec<_>>(), vec![5]);
+    let o = Some(6u32);
+    let it: rayon::option::Iter<'_, u32> = o.par_iter();
+    assert_eq!(it.copied().sum::<u32>(), 6);
+    let it: rayon::option::Iter<'_, u32> = (&o).into_par_iter();
+    assert_eq!(it.len(), 1);
+    let mut o = Some(7u32);
+    let it: rayon::option::IterMut<'_, u32> = o.par_iter_mut();
+    it.for_each(|x| *x += 1);
+    assert_eq!(o, Some(8));
+    let it: rayon::option::IterMut<'_, u32> = (&mut o).into_par_iter();
+    assert_eq!(it.count(), 1);
+    let none: Option<u32> = None;
+    assert_eq!(none.into_par_iter().count(), 0);
+
+    let r: Result<u32, String> = Ok(3);
+    let it: rayon::result::Iter<'_, u32> = r.par_iter();
+    assert_eq!(it.copied().collect::<Vec<_>>(), vec![3]);
+    let it: rayon::result::Iter<'_, u32> = (&r).into_par_iter();
+    assert_eq!(it.count(), 1);
+    let mut r2 = r.clone();
+    let it: rayon::result::IterMut<'_, u32> = r2.par_iter_mut();
+    it.for_each(|x| *x = 9);
+    assert_eq!(r2, Ok(9));
+    let it: rayon::result::IterMut<'_, u32> = (&mut r2).into_par_iter();
+    assert_eq!(it.count(), 1);
+    let it: rayon::result::IntoIter<u32> = r.into_par_iter();
+    assert_eq!(it.collect::<Vec<_>>(), vec![3]);
+    let e: Result<u32, String> = Err("no".into());
+    assert_eq!(e.into_par_iter().count(), 0);
+}
+
+#[test]
+fn sources_collections() {
+    let v = data(200, 9);
+    let vd: VecDeque<u32> = v.iter().copied().collect();
+    let it: rayon::collections::vec_deque::Iter<'_, u32> = vd.par_iter();
+    assert_eq!(it.copied().collect::<Vec<_>>(), v);
+    let it: rayon::collections::vec_deque::Iter<'_, u32> = (&vd).into_par_iter();
+    assert_eq!(it.len(), v.len());
+    let mut vd2 = vd.clone();
+    let it: rayon::collections::vec_deque::IterMut<'_, u32> = vd2.par_iter_mut();
+    it.for_each(|x| *x += 1);
+    let it: rayon::collections::vec_deque::IterMut<'_, u32> = (&mut vd2).into_par_iter();
+    it.for_each(|x| *x -= 1);
+    assert_eq!(vd2, vd);
+    let it: rayon::collections::vec_deque::IntoIter<u32> = vd.clone().into_par_iter();
+    assert_eq!(it.collect::<Vec<_>>(), v);
+
+    let ll: LinkedList<u32> = v.iter().copied().collect();
+    let it: rayon::collections::linked_list::Iter<'_, u32> = ll.par_iter();
+    assert_eq!(it.copied().collect::<Vec<_>>(), v);
+    let it: rayon::collections::linked_list::Iter<'_, u32> = (&ll).into_par_iter();
+    assert_eq!(it.count(), v.len());
+    let mut ll2 = ll.clone();
+    let it: rayon::collections::linked_list::IterMut<'_, u32> = ll2.par_iter_mut();
+    it.for_each(|x| *x += 1);
+    let it: rayon::collections::linked_list::IterMut<'_, u32> = (&mut ll2).into_par_iter();
+    it.for_each(|x| *x -= 1);
+    assert_eq!(ll2, ll);
+    let it: rayon::collections::linked_list::IntoIter<u32> = ll.into_par_iter();
+    assert_eq!(it.collect::<Vec<_>>(), v);
+
+    let bh: BinaryHeap<u32> = v.iter().copied().collect();
+    let it: rayon::collections::binary_heap::Iter<'_, u32> = bh.par_iter();
+    assert_eq!(it.copied().max(), v.iter().copied().max());
+    let it: rayon::collections::binary_heap::Iter<'_, u32> = (&bh).into_par_iter();
+    assert_eq!(it.count(), v.len());
+    let it: rayon::collections::binary_heap::IntoIter<u32> = bh.into_par_iter();
+    assert_eq!(it.map(|x| x as u64).sum::<u64>(), v.iter().map(|&x| x as u64).sum::<u64>());
+
+    let bs: BTreeSet<u32> = v.iter().copied().collect();
+    let it: rayon::collections::btree_set::Iter<'_, u32> = bs.par_iter();
+    assert_eq!(it.copied().collect::<Vec<_>>(), bs.iter().copied().collect::<Vec<_>>());
+    let it: rayon::collections::btree_set::Iter<'_, u32> = (&bs).into_par_iter();
+    assert_eq!(it.count(), bs.len());
+    let it: rayon::collections::btree_set::IntoIter<u32> = bs.clone().into_par_iter();
+    assert_eq!(it.collect::<Vec<_>>(), bs.iter().copied().collect::<Vec<_>>());
+
+    let bm: BTreeMap<u32, usize> = v.iter().enumerate().map(|(i, &x)| (x, i)).collect();
+    let it: rayon::collections::btree_map::Iter<'_, u32, usize> = bm.par_iter();
+    assert_eq!(it.collect::<Vec<_>>(), bm.iter().collect::<Vec<_>>());
+    let it: rayon::collections::btree_map::Iter<'_, u32, usize> = (&bm).into_par_iter();
+    assert_eq!(it.count(), bm.len());
+    let mut bm2 = bm.clone();
+    let it: rayon::collections::btree_map::IterMut<'_, u32, usize> = bm2.par_iter_mut();
+    it.for_each(|(_, v)| *v += 1);
+    let it: rayon::collections::btree_map::IterMut<'_, u32, usize> = (&mut bm2).into_par_iter();
+    it.for_each(|(_, v)| *v -= 1);
+    assert_eq!(bm2, bm);
+    let it: rayon::collections::btree_map::IntoIter<u32, usize> = bm.clone().into_par_iter();
+    assert_eq!(it.collect::<Vec<_>>(), bm.into_iter().collect::<Vec<_>>());
+
+    let hs: HashSet<u32> = v.iter().copied().collect();
+    let it: rayon::collections::hash_set::Iter<'_, u32> = hs.par_iter();
+    assert_eq!(it.copied().collect::<HashSet<_>>(), hs);
+    let it: rayon::collections::hash_set::Iter<'_, u32> = (&hs).into_par_iter();
+    assert_eq!(it.count(), hs.len());
+    let it: rayon::collections::hash_set::IntoIter<u32> = hs.clone().into_par_iter();
+    assert_eq!(it.collect::<HashSet<_>>(), hs);
+
+    let hm: HashMap<u32, usize> = v.iter().enumerate().map(|(i, &x)| (x, i)).collect();
+    let it: rayon::collections::hash_map::Iter<'_, u32, usize> = hm.par_iter();
+    assert_eq!(it.map(|(&k, &v)| (k, v)).collect::<HashMap<_, _>>(), hm);
+    let it: rayon::collections::hash_map::Iter<'_, u32, usize> = (&hm).into_par_iter();
+    assert_eq!(it.count(), hm.len());
+    let mut hm2 = hm.clone();
+    let it: rayon::collections::hash_map::IterMut<'_, u32, usize> = hm2.par_iter_mut();
+    it.for_each(|(_, v)| *v += 1);
+    let it: rayon::collections::hash_map::IterMut<'_, u32, usize> = (&mut hm2).into_par_iter();
+    it.for_each(|(_, v)| *v -= 1);
+    assert_eq!(hm2, hm);
+    let it: rayon::collections::hash_map::IntoIter<u32, usize> = hm.clone().into_par_iter();
+    assert_eq!(it.collect::<HashMap<_, _>>(), hm);
+}
+
+#[test]
+fn drains() {
+    let v = data(100, 10);
+    let mut m = v.clone();
+    let d: rayon::vec::Drain<'_, u32> = m.par_drain(10..20);
+    assert_eq!(d.collect::<Vec<_>>(), v[10..20].to_vec());
+    let mut want = v.clone();
+    want.drain(10..20);
+    assert_eq!(m, want);
+    let all: Vec<u32> = m.par_drain(..).collect();
+    assert_eq!(all, want);
+    assert!(m.is_empty());
+
+    let mut vd: VecDeque<u32> = v.iter().copied().collect();
+    let d: rayon::collections::vec_deque::Drain<'_, u32> = vd.par_drain(5..15);
+    assert_eq!(d.collect::<Vec<_>>(), v[5..15].to_vec());
+    assert_eq!(vd.len(), v.len() - 10);
+
+    let mut bh: BinaryHeap<u32> = v.iter().copied().collect();
+    let d: rayon::collections::binary_heap::Drain<'_, u32> = bh.par_drain();
+    let mut got: Vec<u32> = d.collect();
+    got.sort();
+    let mut sorted = v.clone();
+    sorted.sort();
+    assert_eq!(got, sorted);
+    assert!(bh.is_empty());
+
+    let mut hs: HashSet<u32> = v.iter().copied().collect();
+    let want = hs.clone();
+    let d: rayon::collections::hash_set::Drain<'_, u32> = hs.par_drain();
+    assert_eq!(d.collect::<HashSet<_>>(), want);
+    assert!(hs.is_empty());
+
+    let mut hm: HashMap<u32, u32> = v.iter().map(|&x| (x, x * 2)).collect();
+    let want = hm.clone();
+    let d: rayon::collections::hash_map::Drain<'_, u32, u32> = hm.par_drain();
+    assert_eq!(d.collect::<HashMap<_, _>>(), want);
+    assert!(hm.is_empty());
+
+    let mut s = String::from("héllo wörld");
+    let mut want = s.clone();
+    let want_drained: String = want.drain(1..7).collect();
+    let d: rayon::string::Drain<'_> = s.par_drain(1..7);
+    assert_eq!(d.collect::<String>(), want_drained);
+    assert_eq!(s, want);
+}
