@@ -779,3 +779,194 @@ fn drains() {
     assert_eq!(d.collect::<String>(), want_drained);
     assert_eq!(s, want);
 }
+
+// ---------------------------------------------------------------------------------------
+// FromParallelIterator and ParallelExtend targets
+// ---------------------------------------------------------------------------------------
+
+fn collect_via<C: rayon::iter::FromParallelIterator<u32>>(v: &[u32]) -> C {
+    C::from_par_iter(v.par_iter().copied())
+}
+
+#[test]
+fn from_parallel_iterator_targets() {
+    let v = data(300, 11);
+    let words: Vec<String> = v.iter().map(|x| format!("w{x}")).collect();
+
+    let c: Vec<u32> = collect_via(&v);
+    assert_eq!(c, v);
+    let c: Box<[u32]> = v.par_iter().copied().collect();
+    assert_eq!(&*c, &v[..]);
+    let c: Rc<[u32]> = v.par_iter().copied().collect();
+    assert_eq!(&*c, &v[..]);
+    let c: Arc<[u32]> = v.par_iter().copied().collect();
+    assert_eq!(&*c, &v[..]);
+    let c: VecDeque<u32> = v.par_iter().copied().collect();
+    assert_eq!(c, v.iter().copied().collect::<VecDeque<_>>());
+    let c: BinaryHeap<u32> = v.par_iter().copied().collect();
+    assert_eq!(c.into_sorted_vec(), v.iter().copied().collect::<BinaryHeap<_>>().into_sorted_vec());
+    let c: LinkedList<u32> = v.par_iter().copied().collect();
+    assert_eq!(c, v.iter().copied().collect::<LinkedList<_>>());
+    let c: HashMap<u32, usize> = v.par_iter().enumerate().map(|(i, &x)| (x, i)).collect();
+    assert_eq!(c.len(), v.iter().copied().collect::<HashSet<_>>().len());
+    let c: BTreeMap<u32, u32> = v.par_iter().map(|&x| (x, x * 2)).collect();
+    assert_eq!(c, v.iter().map(|&x| (x, x * 2)).collect::<BTreeMap<_, _>>());
+    let c: HashSet<u32> = v.par_iter().copied().collect();
+    assert_eq!(c, v.iter().copied().collect::<HashSet<_>>());
+    let c: BTreeSet<u32> = v.par_iter().copied().collect();
+    assert_eq!(c, v.iter().copied().collect::<BTreeSet<_>>());
+    let c: HashMap<u32, u32, std::collections::hash_map::RandomState> =
+        v.par_iter().map(|&x| (x, x)).collect();
+    assert_eq!(c.len(), v.iter().copied().collect::<HashSet<_>>().len());
+
+    let text = "hello wörld";
+    let s: String = text.par_chars().collect();
+    assert_eq!(s, text);
+    let s: String = text.par_chars().collect::<Vec<char>>().par_iter().collect();
+    assert_eq!(s, text);
+    let s: String = words.par_iter().map(|w| w.as_str()).collect();
+    assert_eq!(s, words.concat());
+    let s: String = words.par_iter().cloned().collect();
+    assert_eq!(s, words.concat());
+    let s: String = words.par_iter().map(|w| w.clone().into_boxed_str()).collect();
+    assert_eq!(s, words.concat());
+    let s: String = words.par_iter().map(|w| Cow::Borrowed(w.as_str())).collect();
+    assert_eq!(s, words.concat());
+    let b: Box<str> = text.par_chars().collect();
+    assert_eq!(&*b, text);
+    let b: Box<str> = words.par_iter().map(|w| w.as_str()).collect();
+    assert_eq!(&*b, words.concat());
+    let b: Box<str> = words.par_iter().cloned().collect();
+    assert_eq!(&*b, words.concat());
+    let b: Box<str> = text.par_chars().collect::<Vec<char>>().par_iter().collect();
+    assert_eq!(&*b, text);
+    let b: Box<str> = words.par_iter().map(|w| Cow::Borrowed(w.as_str())).collect();
+    assert_eq!(&*b, words.concat());
+    let b: Box<str> = words.par_iter().map(|w| w.clone().into_boxed_str()).collect();
+    assert_eq!(&*b, words.concat());
+
+    let c: Cow<'_, [u32]> = v.par_iter().copied().collect();
+    assert_eq!(&*c, &v[..]);
+    let c: Cow<'_, str> = words.par_iter().map(|w| w.as_str()).collect();
+    assert_eq!(c, words.concat());
+
+    let os: std::ffi::OsString = words.par_iter().map(|w| std::ffi::OsStr::new(w.as_str())).collect();
+    assert_eq!(os, std::ffi::OsString::from(words.concat()));
+    let os: std::ffi::OsString = words.par_iter().map(std::ffi::OsString::from).collect();
+    assert_eq!(os, std::ffi::OsString::from(words.concat()));
+    let os: std::ffi::OsString = words
+        .par_iter()
+        .map(|w| Cow::Borrowed(std::ffi::OsStr::new(w.as_str())))
+        .collect();
+    assert_eq!(os, std::ffi::OsString::from(words.concat()));
+
+    let unit: () = v.par_iter().map(|_| ()).collect();
+    assert_eq!(unit, ());
+
+    let o: Option<Vec<u32>> = v.par_iter().map(|&x| Some(x)).collect();
+    assert_eq!(o, Some(v.clone()));
+    let o: Option<Vec<u32>> = v.par_iter().map(|&x| if x == v[3] { None } else { Some(x) }).collect();
+    assert_eq!(o, None);
+    let r: Result<Vec<u32>, String> = v.par_iter().map(|&x| Ok(x)).collect();
+    assert_eq!(r, Ok(v.clone()));
+    let r: Result<Vec<u32>, u32> = v.par_iter().map(|&x| if x == v[3] { Err(x) } else { Ok(x) }).collect();
+    assert_eq!(r, Err(v[3]));
+
+    let (a, b): (Vec<u32>, BTreeSet<u32>) = v.par_iter().map(|&x| (x, x)).collect();
+    assert_eq!((a, b), (v.clone(), v.iter().copied().collect()));
+    let (a, b): (Vec<u32>, Vec<u32>) = v
+        .par_iter()
+        .map(|&x| if x % 2 == 0 { rayon::iter::Either::Left(x) } else { rayon::iter::Either::Right(x) })
+        .collect();
+    assert_eq!(a, v.iter().copied().filter(|x| x % 2 == 0).collect::<Vec<_>>());
+    assert_eq!(b, v.iter().copied().filter(|x| x % 2 == 1).collect::<Vec<_>>());
+    let nested: ((Vec<u32>, Vec<u32>), Vec<u32>) = v.par_iter().map(|&x| ((x, x + 1), x + 2)).collect();
+    assert_eq!(nested.1, v.iter().map(|x| x + 2).collect::<Vec<_>>());
+}
+
+#[test]
+fn parallel_extend_targets() {
+    let v = data(300, 12);
+    let words: Vec<String> = v.iter().map(|x| format!("w{x}")).collect();
+
+    macro_rules! extend_both {
+        ($t:ty, $par:expr, $seq:expr) => {{
+            let mut a: $t = Default::default();
+            let mut b: $t = Default::default();
+            a.par_extend($par);
+            b.extend($seq);
+            assert_eq!(a, b);
+        }};
+    }
+    extend_both!(Vec<u32>, v.par_iter().copied(), v.iter().copied());
+    extend_both!(Vec<u32>, v.par_iter(), v.iter());
+    extend_both!(VecDeque<u32>, v.par_iter().copied(), v.iter().copied());
+    extend_both!(VecDeque<u32>, v.par_iter(), v.iter());
+    extend_both!(LinkedList<u32>, v.par_iter().copied(), v.iter().copied());
+    extend_both!(LinkedList<u32>, v.par_iter(), v.iter());
+    extend_both!(HashSet<u32>, v.par_iter().copied(), v.iter().copied());
+    extend_both!(HashSet<u32>, v.par_iter(), v.iter());
+    extend_both!(BTreeSet<u32>, v.par_iter().copied(), v.iter().copied());
+    extend_both!(BTreeSet<u32>, v.par_iter(), v.iter());
+    let pairs: Vec<(u32, u32)> = v.iter().map(|&x| (x, x + 1)).collect();
+    extend_both!(HashMap<u32, u32>, pairs.par_iter().copied(), pairs.iter().copied());
+    extend_both!(HashMap<u32, u32>, pairs.par_iter().map(|(a, b)| (a, b)), pairs.iter().map(|(a, b)| (a, b)));
+    extend_both!(BTreeMap<u32, u32>, pairs.par_iter().copied(), pairs.iter().copied());
+    extend_both!(BTreeMap<u32, u32>, pairs.par_iter().map(|(a, b)| (a, b)), pairs.iter().map(|(a, b)| (a, b)));
+
+    let mut h: BinaryHeap<u32> = BinaryHeap::new();
+    h.par_extend(v.par_iter().copied());
+    h.par_extend(v.par_iter());
+    let mut want: Vec<u32> = v.iter().chain(&v).copied().collect();
+    want.sort();
+    assert_eq!(h.into_sorted_vec(), want);
+
+    let chars: Vec<char> = "añb€c".chars().collect();
+    extend_both!(String, chars.par_iter().copied(), chars.iter().copied());
+    extend_both!(String, chars.par_iter(), chars.iter());
+    extend_both!(String, words.par_iter().map(|w| w.as_str()), words.iter().map(|w| w.as_str()));
+    extend_both!(String, words.par_iter().cloned(), words.iter().cloned());
+    extend_both!(
+        String,
+        words.par_iter().map(|w| w.clone().into_boxed_str()),
+        words.iter().map(|w| w.clone().into_boxed_str())
+    );
+    extend_both!(
+        String,
+        words.par_iter().map(|w| Cow::Borrowed(w.as_str())),
+        words.iter().map(|w| Cow::Borrowed(w.as_str()))
+    );
+
+    let mut os = std::ffi::OsString::new();
+    os.par_extend(words.par_iter().map(|w| std::ffi::OsStr::new(w.as_str())));
+    os.par_extend(words.par_iter().map(std::ffi::OsString::from));
+    os.par_extend(words.par_iter().map(|w| Cow::Borrowed(std::ffi::OsStr::new(w.as_str()))));
+    assert_eq!(os, std::ffi::OsString::from(words.concat().repeat(3)));
+
+    let mut unit = ();
+    unit.par_extend(v.par_iter().map(|_| ()));
+
+    let mut ab: (Vec<u32>, Vec<u32>) = Default::default();
+    ab.par_extend(v.par_iter().map(|&x| (x, x * 2)));
+    assert_eq!(ab.0, v);
+    let mut lr: (Vec<u32>, Vec<u32>) = Default::default();
+    lr.par_extend(v.par_iter().map(|&x| {
+        if x % 2 == 0 {
+            rayon::iter::Either::Left(x)
+        } else {
+            rayon::iter::Either::Right(x)
+        }
+    }));
+    assert_eq!(lr.0.len() + lr.1.len(), v.len());
+
+    let mut e: rayon::iter::Either<Vec<u32>, VecDeque<u32>> = rayon::iter::Either::Left(Vec::new());
+    e.par_extend(v.par_iter().copied());
+    assert_eq!(e.left(), Some(v.clone()));
+
+    fn generic_extend<C: rayon::iter::ParallelExtend<u32>>(c: &mut C, v: &[u32]) {
+        c.par_extend(v.par_iter().copied());
+    }
+    let mut g = Vec::new();
+    generic_extend(&mut g, &v);
+    assert_eq!(g, v);
+}

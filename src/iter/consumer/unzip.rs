@@ -54,6 +54,23 @@ where
     });
 }
 
+/// `ParallelExtend<Either<A, B>>` for a pair: appends the `Left`s to `left` and the
+/// `Right`s to `right`.
+pub(crate) fn partition_into<I, A, B, FA, FB>(par_iter: I, left: &mut FA, right: &mut FB)
+where
+    I: ParallelIterator<Item = Either<A, B>>,
+    A: Send,
+    B: Send,
+    FA: Send + ParallelExtend<A>,
+    FB: Send + ParallelExtend<B>,
+{
+    left.par_extend(UnzipA {
+        base: par_iter,
+        op: Partition(&std::convert::identity),
+        right,
+    });
+}
+
 fn execute<I, OP, FA, FB>(par_iter: I, op: OP) -> (FA, FB)
 where
     I: ParallelIterator,
