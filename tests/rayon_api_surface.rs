@@ -571,8 +571,8 @@ fn sources_vec_slice_array_box() {
     let it: rayon::array::IntoIter<u32, 8> = arr.into_par_iter();
     assert_eq!(it.collect::<Vec<_>>(), arr.to_vec());
     let it: rayon::slice::Iter<'_, u32> = (&arr).into_par_iter();
-    assert_eq!(it.sum::<u32>(), arr.iter().sum());
-    assert_eq!(arr.par_iter().sum::<u32>(), arr.iter().sum());
+    assert_eq!(it.sum::<u32>(), arr.iter().sum::<u32>());
+    assert_eq!(arr.par_iter().sum::<u32>(), arr.iter().sum::<u32>());
     let mut arr2 = arr;
     let it: rayon::slice::IterMut<'_, u32> = (&mut arr2).into_par_iter();
     it.for_each(|x| *x += 1);
@@ -588,7 +588,7 @@ fn sources_vec_slice_array_box() {
 #[test]
 fn sources_ranges() {
     let it: rayon::range::Iter<u32> = (0..100u32).into_par_iter();
-    assert_eq!(it.sum::<u32>(), (0..100u32).sum());
+    assert_eq!(it.sum::<u32>(), (0..100u32).sum::<u32>());
     let it: rayon::range::Iter<i64> = (-50..50i64).into_par_iter();
     // As in Rayon, 64- and 128-bit ranges are unindexed (but know their length).
     assert_eq!(it.collect::<Vec<_>>(), (-50..50i64).collect::<Vec<_>>());
@@ -605,7 +605,7 @@ fn sources_ranges() {
     let it: rayon::range::Iter<char> = ('\u{D000}'..'\u{E100}').into_par_iter();
     assert_eq!(it.rev().collect::<Vec<char>>(), ('\u{D000}'..'\u{E100}').rev().collect::<Vec<char>>());
     let it: rayon::range_inclusive::Iter<u32> = (0..=100u32).into_par_iter();
-    assert_eq!(it.sum::<u32>(), (0..=100u32).sum());
+    assert_eq!(it.sum::<u32>(), (0..=100u32).sum::<u32>());
     let it: rayon::range_inclusive::Iter<char> = ('a'..='z').into_par_iter();
     assert_eq!(it.collect::<String>(), ('a'..='z').collect::<String>());
     let it: rayon::range_inclusive::Iter<u64> = (0..=u64::MAX).into_par_iter();
@@ -969,4 +969,384 @@ fn parallel_extend_targets() {
     let mut g = Vec::new();
     generic_extend(&mut g, &v);
     assert_eq!(g, v);
+}
+
+// ---------------------------------------------------------------------------------------
+// rayon::str
+// ---------------------------------------------------------------------------------------
+
+fn generic_string<S: rayon::str::ParallelString + ?Sized>(s: &S) -> usize {
+    s.as_parallel_string().len()
+}
+
+#[test]
+fn parallel_string_methods() {
+    let text = "Hello wörld,\tthe  quick\r\nbrown\nfox; jumps.over\u{3000}the lazy dog\n";
+    assert_eq!(generic_string(text), text.len());
+    assert_eq!(generic_string(String::from(text).as_str()), text.len());
+
+    let c: rayon::str::Chars<'_> = text.par_chars();
+    assert_eq!(c.collect::<Vec<_>>(), text.chars().collect::<Vec<_>>());
+    let c: rayon::str::CharIndices<'_> = text.par_char_indices();
+    assert_eq!(c.collect::<Vec<_>>(), text.char_indices().collect::<Vec<_>>());
+    let b: rayon::str::Bytes<'_> = text.par_bytes();
+    assert_eq!(b.collect::<Vec<_>>(), text.bytes().collect::<Vec<_>>());
+    let e: rayon::str::EncodeUtf16<'_> = text.par_encode_utf16();
+    assert_eq!(e.collect::<Vec<_>>(), text.encode_utf16().collect::<Vec<_>>());
+
+    let s: rayon::str::Split<'_, char> = text.par_split(' ');
+    assert_eq!(s.collect::<Vec<_>>(), text.split(' ').collect::<Vec<_>>());
+    let s: rayon::str::Split<'_, &[char]> = text.par_split(&[' ', ','][..]);
+    assert_eq!(s.collect::<Vec<_>>(), text.split(&[' ', ','][..]).collect::<Vec<_>>());
+    let arr = [' ', ','];
+    assert_eq!(
+        text.par_split(arr).collect::<Vec<_>>(),
+        text.split(arr).collect::<Vec<_>>()
+    );
+    assert_eq!(
+        text.par_split(&arr).collect::<Vec<_>>(),
+        text.split(&arr).collect::<Vec<_>>()
+    );
+    let pred = |c: char| c.is_ascii_punctuation();
+    assert_eq!(text.par_split(pred).collect::<Vec<_>>(), text.split(pred).collect::<Vec<_>>());
+    let s: rayon::str::SplitInclusive<'_, char> = text.par_split_inclusive('o');
+    assert_eq!(s.collect::<Vec<_>>(), text.split_inclusive('o').collect::<Vec<_>>());
+    let s: rayon::str::SplitTerminator<'_, char> = text.par_split_terminator('\n');
+    assert_eq!(s.collect::<Vec<_>>(), text.split_terminator('\n').collect::<Vec<_>>());
+    let l: rayon::str::Lines<'_> = text.par_lines();
+    assert_eq!(l.collect::<Vec<_>>(), text.lines().collect::<Vec<_>>());
+    let w: rayon::str::SplitWhitespace<'_> = text.par_split_whitespace();
+    assert_eq!(w.collect::<Vec<_>>(), text.split_whitespace().collect::<Vec<_>>());
+    let w: rayon::str::SplitAsciiWhitespace<'_> = text.par_split_ascii_whitespace();
+    assert_eq!(w.collect::<Vec<_>>(), text.split_ascii_whitespace().collect::<Vec<_>>());
+    let m: rayon::str::Matches<'_, char> = text.par_matches('o');
+    assert_eq!(m.collect::<Vec<_>>(), text.matches('o').collect::<Vec<_>>());
+    let m: rayon::str::MatchIndices<'_, char> = text.par_match_indices('o');
+    assert_eq!(m.collect::<Vec<_>>(), text.match_indices('o').collect::<Vec<_>>());
+    let m = text.par_matches(char::is_uppercase);
+    assert_eq!(m.collect::<Vec<_>>(), text.matches(char::is_uppercase).collect::<Vec<_>>());
+}
+
+// ---------------------------------------------------------------------------------------
+// Free-function sources and bridges
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn free_sources() {
+    let e: rayon::iter::Empty<u32> = rayon::iter::empty();
+    assert_eq!(e.count(), 0);
+    let o: rayon::iter::Once<u32> = rayon::iter::once(7);
+    assert_eq!(o.collect::<Vec<_>>(), vec![7]);
+    let r: rayon::iter::Repeat<u32> = rayon::iter::repeat(3);
+    assert_eq!(r.take(4).collect::<Vec<_>>(), vec![3; 4]);
+    let r: rayon::iter::RepeatN<u32> = rayon::iter::repeat_n(3, 5);
+    assert_eq!(r.collect::<Vec<_>>(), vec![3; 5]);
+    #[allow(deprecated)]
+    let r: rayon::iter::RepeatN<u32> = rayon::iter::repeatn(3, 2); // Rayon 1.10's name
+    assert_eq!(r.collect::<Vec<_>>(), vec![3; 2]);
+    let z = rayon::iter::repeat(1u32).zip(0..4u32);
+    assert_eq!(z.collect::<Vec<_>>(), vec![(1, 0), (1, 1), (1, 2), (1, 3)]);
+
+    let sp: rayon::iter::Split<std::ops::Range<u32>, _> = rayon::iter::split(0..1000u32, |r| {
+        if r.len() < 10 {
+            (r, None)
+        } else {
+            let mid = r.start + (r.end - r.start) / 2;
+            (r.start..mid, Some(mid..r.end))
+        }
+    });
+    let mut got: Vec<u32> = sp.flat_map_iter(|r| r).collect();
+    got.sort();
+    assert_eq!(got, (0..1000).collect::<Vec<_>>());
+
+    // walk_tree over a small implicit binary tree: node n has children 2n+1, 2n+2 (< 31)
+    let children = |&n: &u32| -> Vec<u32> { [2 * n + 1, 2 * n + 2].into_iter().filter(|&c| c < 31).collect() };
+    let pre: rayon::iter::WalkTreePrefix<u32, _> = rayon::iter::walk_tree_prefix(0u32, children);
+    let mut seq_pre = Vec::new();
+    fn pre_order(n: u32, out: &mut Vec<u32>) {
+        if n < 31 {
+            out.push(n);
+            pre_order(2 * n + 1, out);
+            pre_order(2 * n + 2, out);
+        }
+    }
+    pre_order(0, &mut seq_pre);
+    assert_eq!(pre.collect::<Vec<_>>(), seq_pre);
+    let post: rayon::iter::WalkTreePostfix<u32, _> = rayon::iter::walk_tree_postfix(0u32, children);
+    let mut seq_post = Vec::new();
+    fn post_order(n: u32, out: &mut Vec<u32>) {
+        if n < 31 {
+            post_order(2 * n + 1, out);
+            post_order(2 * n + 2, out);
+            out.push(n);
+        }
+    }
+    post_order(0, &mut seq_post);
+    assert_eq!(post.collect::<Vec<_>>(), seq_post);
+    let any: rayon::iter::WalkTree<u32, _> = rayon::iter::walk_tree(0u32, children);
+    let mut got: Vec<u32> = any.collect();
+    got.sort();
+    assert_eq!(got, (0..31).collect::<Vec<_>>());
+
+    let b: rayon::iter::IterBridge<std::vec::IntoIter<u32>> = vec![1u32, 2, 3].into_iter().par_bridge();
+    let mut got: Vec<u32> = b.collect();
+    got.sort();
+    assert_eq!(got, vec![1, 2, 3]);
+    let b = (0..100u32).par_bridge();
+    assert_eq!(b.sum::<u32>(), (0..100u32).sum());
+
+    let either: rayon::iter::Either<rayon::range::Iter<u32>, rayon::vec::IntoIter<u32>> =
+        rayon::iter::Either::Left((0..10u32).into_par_iter());
+    assert_eq!(either.sum::<u32>(), 45);
+    let either: rayon::iter::Either<rayon::range::Iter<u32>, rayon::vec::IntoIter<u32>> =
+        rayon::iter::Either::Right(vec![1, 2].into_par_iter());
+    assert_eq!(either.rev().collect::<Vec<_>>(), vec![2, 1]);
+}
+
+// ---------------------------------------------------------------------------------------
+// rayon::iter::plumbing: a custom producer and a custom consumer, written against the
+// traits as a Rayon user would
+// ---------------------------------------------------------------------------------------
+
+mod custom {
+    use super::rayon;
+    use rayon::iter::plumbing::{
+        bridge, bridge_producer_consumer, bridge_unindexed, Consumer, Folder, Producer,
+        ProducerCallback, Reducer, UnindexedConsumer, UnindexedProducer,
+    };
+    use rayon::iter::{IndexedParallelIterator, ParallelIterator};
+
+    /// Squares of `start..end`, as a hand-written indexed parallel iterator.
+    pub(super) struct Squares {
+        pub(super) start: u64,
+        pub(super) end: u64,
+    }
+
+    struct SquaresProducer {
+        start: u64,
+        end: u64,
+    }
+
+    impl Producer for SquaresProducer {
+        type Item = u64;
+        type IntoIter = std::iter::Map<std::ops::Range<u32>, fn(u32) -> u64>;
+
+        fn into_iter(self) -> Self::IntoIter {
+            (self.start as u32..self.end as u32).map(|x| u64::from(x) * u64::from(x))
+        }
+        fn min_len(&self) -> usize {
+            4
+        }
+        fn max_len(&self) -> usize {
+            usize::MAX
+        }
+        fn split_at(self, index: usize) -> (Self, Self) {
+            let mid = self.start + index as u64;
+            (
+                SquaresProducer { start: self.start, end: mid },
+                SquaresProducer { start: mid, end: self.end },
+            )
+        }
+    }
+
+    impl ParallelIterator for Squares {
+        type Item = u64;
+        fn drive_unindexed<C>(self, consumer: C) -> C::Result
+        where
+            C: UnindexedConsumer<Self::Item>,
+        {
+            bridge(self, consumer)
+        }
+        fn opt_len(&self) -> Option<usize> {
+            Some(self.len())
+        }
+    }
+
+    impl IndexedParallelIterator for Squares {
+        fn len(&self) -> usize {
+            (self.end - self.start) as usize
+        }
+        fn drive<C: Consumer<Self::Item>>(self, consumer: C) -> C::Result {
+            let len = self.len();
+            bridge_producer_consumer(len, SquaresProducer { start: self.start, end: self.end }, consumer)
+        }
+        fn with_producer<CB: ProducerCallback<Self::Item>>(self, callback: CB) -> CB::Output {
+            callback.callback(SquaresProducer { start: self.start, end: self.end })
+        }
+    }
+
+    /// An unindexed producer: the bits of a mask, split by halving the mask's width.
+    pub(super) struct Bits {
+        pub(super) mask: u64,
+        pub(super) lo: u32,
+        pub(super) hi: u32,
+    }
+
+    impl UnindexedProducer for Bits {
+        type Item = u32;
+        fn split(self) -> (Self, Option<Self>) {
+            if self.hi - self.lo <= 4 {
+                return (self, None);
+            }
+            let mid = self.lo + (self.hi - self.lo) / 2;
+            (Bits { hi: mid, ..self }, Some(Bits { lo: mid, ..self }))
+        }
+        fn fold_with<F: Folder<Self::Item>>(self, folder: F) -> F {
+            folder.consume_iter((self.lo..self.hi).filter(|b| self.mask >> b & 1 == 1))
+        }
+    }
+
+    impl Clone for Bits {
+        fn clone(&self) -> Self {
+            Bits { ..*self }
+        }
+    }
+    impl Copy for Bits {}
+
+    pub(super) struct BitsIter(pub(super) u64);
+
+    impl ParallelIterator for BitsIter {
+        type Item = u32;
+        fn drive_unindexed<C: UnindexedConsumer<u32>>(self, consumer: C) -> C::Result {
+            bridge_unindexed(Bits { mask: self.0, lo: 0, hi: 64 }, consumer)
+        }
+    }
+
+    /// A consumer that counts items (a custom terminal operation).
+    pub(super) struct CountConsumer;
+    pub(super) struct CountFolder(usize);
+    pub(super) struct AddReducer;
+
+    impl<T> Consumer<T> for CountConsumer {
+        type Folder = CountFolder;
+        type Reducer = AddReducer;
+        type Result = usize;
+        fn split_at(self, _index: usize) -> (Self, Self, AddReducer) {
+            (CountConsumer, CountConsumer, AddReducer)
+        }
+        fn into_folder(self) -> CountFolder {
+            CountFolder(0)
+        }
+        fn full(&self) -> bool {
+            false
+        }
+    }
+    impl<T> UnindexedConsumer<T> for CountConsumer {
+        fn split_off_left(&self) -> Self {
+            CountConsumer
+        }
+        fn to_reducer(&self) -> AddReducer {
+            AddReducer
+        }
+    }
+    impl<T> Folder<T> for CountFolder {
+        type Result = usize;
+        fn consume(self, _item: T) -> Self {
+            CountFolder(self.0 + 1)
+        }
+        fn complete(self) -> usize {
+            self.0
+        }
+        fn full(&self) -> bool {
+            false
+        }
+    }
+    impl Reducer<usize> for AddReducer {
+        fn reduce(self, left: usize, right: usize) -> usize {
+            left + right
+        }
+    }
+}
+
+#[test]
+fn plumbing_custom_iterators() {
+    let sq = custom::Squares { start: 3, end: 1000 };
+    let want: Vec<u64> = (3..1000u64).map(|x| x * x).collect();
+    assert_eq!(sq.collect::<Vec<_>>(), want);
+    let sq = custom::Squares { start: 3, end: 1000 };
+    assert_eq!(sq.rev().skip(5).step_by(3).collect::<Vec<_>>(), want.iter().rev().skip(5).step_by(3).copied().collect::<Vec<_>>());
+    let sq = custom::Squares { start: 0, end: 100 };
+    let zipped: Vec<(u64, u32)> = sq.zip(0..100u32).collect();
+    assert_eq!(zipped[10], (100, 10));
+
+    let mask = 0xF0F0_1234_8000_0001u64;
+    let mut bits: Vec<u32> = custom::BitsIter(mask).collect();
+    bits.sort();
+    assert_eq!(bits, (0..64).filter(|b| mask >> b & 1 == 1).collect::<Vec<_>>());
+
+    let v = data(500, 13);
+    let n = v.par_iter().filter(|&&x| x % 2 == 0).drive_unindexed(custom::CountConsumer);
+    assert_eq!(n, v.iter().filter(|&&x| x % 2 == 0).count());
+    let n = v.par_iter().drive(custom::CountConsumer);
+    assert_eq!(n, v.len());
+    let n = rayon::iter::plumbing::bridge(v.par_iter(), custom::CountConsumer);
+    assert_eq!(n, v.len());
+
+    struct LenCallback;
+    impl<T> rayon::iter::plumbing::ProducerCallback<T> for LenCallback {
+        type Output = usize;
+        fn callback<P: rayon::iter::plumbing::Producer<Item = T>>(self, producer: P) -> usize {
+            producer.into_iter().len()
+        }
+    }
+    assert_eq!(v.par_iter().with_producer(LenCallback), v.len());
+    assert_eq!(v.par_iter().map(|x| x + 1).enumerate().with_producer(LenCallback), v.len());
+}
+
+// ---------------------------------------------------------------------------------------
+// Sum / Product targets, prelude contents
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn sum_product_targets() {
+    let v = data(64, 14);
+    macro_rules! sum_as {
+        ($($t:ty),*) => {$(
+            let s: $t = v.par_iter().map(|&x| (x % 100) as $t).sum();
+            assert_eq!(s, v.iter().map(|&x| (x % 100) as $t).sum::<$t>());
+            let s: $t = v.par_iter().map(|&x| (x % 100) as $t).collect::<Vec<$t>>().par_iter().sum();
+            assert_eq!(s, v.iter().map(|&x| (x % 100) as $t).sum::<$t>());
+            let p: $t = v[..4].par_iter().map(|&x| (x % 5 + 1) as $t).product();
+            assert_eq!(p, v[..4].iter().map(|&x| (x % 5 + 1) as $t).product::<$t>());
+            let p: $t = v[..4].iter().map(|&x| (x % 5 + 1) as $t).collect::<Vec<$t>>().par_iter().product();
+            assert_eq!(p, v[..4].iter().map(|&x| (x % 5 + 1) as $t).product::<$t>());
+        )*};
+    }
+    sum_as!(u16, u32, u64, u128, usize, i16, i32, i64, i128, isize, f32, f64);
+
+    fn generic_sum<I>(it: I) -> u64
+    where
+        I: rayon::iter::ParallelIterator,
+        u64: std::iter::Sum<I::Item> + std::iter::Sum<u64>,
+    {
+        it.sum()
+    }
+    assert_eq!(generic_sum(v.par_iter().map(|&x| x as u64)), v.iter().map(|&x| x as u64).sum::<u64>());
+}
+
+#[test]
+fn prelude_contents() {
+    // Each trait is named through the prelude path, as `use rayon::prelude::*` exposes it.
+    fn _names() {
+        fn f<T: rayon::prelude::FromParallelIterator<u8>>() {}
+        fn g<T: rayon::prelude::IndexedParallelIterator>() {}
+        fn h<T: rayon::prelude::IntoParallelIterator>() {}
+        fn i<'a, T: rayon::prelude::IntoParallelRefIterator<'a>>() {}
+        fn j<'a, T: rayon::prelude::IntoParallelRefMutIterator<'a>>() {}
+        fn k<T: rayon::prelude::ParallelBridge>() {}
+        fn l<T: rayon::prelude::ParallelDrainFull>() {}
+        fn m<T: rayon::prelude::ParallelDrainRange>() {}
+        fn n<T: rayon::prelude::ParallelExtend<u8>>() {}
+        fn o<T: rayon::prelude::ParallelIterator>() {}
+        fn p<T: rayon::prelude::ParallelSlice<u8> + ?Sized>() {}
+        fn q<T: rayon::prelude::ParallelSliceMut<u8> + ?Sized>() {}
+        fn r<T: rayon::prelude::ParallelString + ?Sized>() {}
+        let _ = (f::<Vec<u8>>, g::<rayon::range::Iter<u8>>, h::<Vec<u8>>, i::<Vec<u8>>);
+        let _ = (j::<Vec<u8>>, k::<std::vec::IntoIter<u8>>, l::<&mut HashSet<u8>>);
+        let _ = (m::<&mut Vec<u8>>, n::<Vec<u8>>, o::<rayon::vec::IntoIter<u8>>);
+        let _ = (p::<[u8]>, q::<[u8]>, r::<str>);
+    }
+    _names();
+    let v: Vec<u32> = (0..10u32).into_par_iter().collect();
+    assert_eq!(v, (0..10).collect::<Vec<_>>());
 }
