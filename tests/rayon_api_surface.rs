@@ -1350,3 +1350,135 @@ fn prelude_contents() {
     let v: Vec<u32> = (0..10u32).into_par_iter().collect();
     assert_eq!(v, (0..10).collect::<Vec<_>>());
 }
+
+// ---------------------------------------------------------------------------------------
+// `*_with` state needs only `Send + Clone` (not `Sync`), as in Rayon
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn with_state_need_not_be_sync() {
+    use std::cell::Cell;
+    let v = data(500, 15);
+    let want: u64 = v.iter().map(|&x| x as u64).sum();
+    let zero = Cell::new(0u64); // Send + Clone, not Sync
+
+    let s: u64 = v.par_iter().map_with(zero.clone(), |c, &x| c.get() + x as u64).sum();
+    assert_eq!(s, want);
+    let s: u64 = v
+        .par_iter()
+        .fold_with(zero.clone(), |c, &x| Cell::new(c.get() + x as u64))
+        .map(|c| c.get())
+        .sum();
+    assert_eq!(s, want);
+    let s: Option<u64> = v
+        .par_iter()
+        .try_fold_with(zero.clone(), |c, &x| Some(Cell::new(c.get() + x as u64)))
+        .map(|c| c.map(|c| c.get()))
+        .sum();
+    assert_eq!(s, Some(want));
+    let s: u64 = v
+        .par_iter()
+        .fold_chunks_with(16, zero.clone(), |c, &x| Cell::new(c.get() + x as u64))
+        .map(|c| c.get())
+        .sum();
+    assert_eq!(s, want);
+    let total = AtomicUsize::new(0);
+    v.par_iter().for_each_with(zero.clone(), |c, &x| {
+        total.fetch_add((c.get() + x as u64) as usize, AtomicOrdering::Relaxed);
+    });
+    assert_eq!(total.load(AtomicOrdering::Relaxed) as u64, want);
+    let r: Result<(), ()> = v.par_iter().try_for_each_with(zero, |c, _| if c.get() == 0 { Ok(()) } else { Err(()) });
+    assert_eq!(r, Ok(()));
+}
+
+// ---------------------------------------------------------------------------------------
+// Iterator types are Clone + Debug where Rayon's are (so `it.clone()` and `{:?}` work)
+// ---------------------------------------------------------------------------------------
+
+fn clone_debug<T: Clone + std::fmt::Debug>(t: &T) -> String {
+    format!("{:?}", t.clone())
+}
+
+#[test]
+fn iterator_types_are_clone_and_debug() {
+    let v = data(20, 16);
+    let w = v.clone();
+    let f = |x: &u32| x + 1;
+    let p = |x: &&u32| **x > 3;
+    let nested = vec![vec![1u32], vec![2]];
+    let mut out = Vec::new();
+    out.push(clone_debug(&v.par_iter()));
+    out.push(clone_debug(&v.clone().into_par_iter()));
+    out.push(clone_debug(&(0..5u32).into_par_iter()));
+    out.push(clone_debug(&(0..=5u32).into_par_iter()));
+    out.push(clone_debug(&('a'..'e').into_par_iter()));
+    out.push(clone_debug(&Some(1u32).into_par_iter()));
+    out.push(clone_debug(&Some(1u32).par_iter()));
+    out.push(clone_debug(&Ok::<u32, ()>(1).par_iter()));
+    out.push(clone_debug(&[1u32, 2].into_par_iter()));
+    out.push(clone_debug(&v.par_iter().map(f)));
+    out.push(clone_debug(&v.par_iter().filter(p)));
+    out.push(clone_debug(&v.par_iter().filter_map(|&x| Some(x))));
+    out.push(clone_debug(&v.par_iter().cloned()));
+    out.push(clone_debug(&v.par_iter().copied()));
+    out.push(clone_debug(&v.par_iter().enumerate()));
+    out.push(clone_debug(&v.par_iter().zip(&w)));
+    out.push(clone_debug(&v.par_iter().zip_eq(&w)));
+    out.push(clone_debug(&v.par_iter().chain(&w)));
+    out.push(clone_debug(&v.par_iter().rev()));
+    out.push(clone_debug(&v.par_iter().skip(2)));
+    out.push(clone_debug(&v.par_iter().take(2)));
+    out.push(clone_debug(&v.par_iter().step_by(2)));
+    out.push(clone_debug(&v.par_iter().chunks(2)));
+    out.push(clone_debug(&v.par_iter().with_min_len(2)));
+    out.push(clone_debug(&v.par_iter().with_max_len(2)));
+    out.push(clone_debug(&v.par_iter().interleave(&w)));
+    out.push(clone_debug(&v.par_iter().interleave_shortest(&w)));
+    out.push(clone_debug(&v.par_iter().copied().intersperse(0)));
+    out.push(clone_debug(&v.par_iter().inspect(|_| {})));
+    out.push(clone_debug(&v.par_iter().copied().update(|_| {})));
+    out.push(clone_debug(&v.par_iter().flat_map(|&x| vec![x])));
+    out.push(clone_debug(&v.par_iter().flat_map_iter(|&x| vec![x])));
+    out.push(clone_debug(&nested.par_iter().flatten()));
+    out.push(clone_debug(&nested.par_iter().flatten_iter()));
+    out.push(clone_debug(&v.par_iter().fold(|| 0, |a, _| a)));
+    out.push(clone_debug(&v.par_iter().fold_with(0, |a, _| a)));
+    out.push(clone_debug(&v.par_iter().try_fold(|| 0, |a, _| Some(a))));
+    out.push(clone_debug(&v.par_iter().try_fold_with(0, |a, _| Some(a))));
+    out.push(clone_debug(&v.par_iter().map_with(0, |_, &x| x)));
+    out.push(clone_debug(&v.par_iter().map_init(|| 0, |_, &x| x)));
+    out.push(clone_debug(&v.par_iter().fold_chunks(2, || 0, |a, _| a)));
+    out.push(clone_debug(&v.par_iter().fold_chunks_with(2, 0, |a, _| a)));
+    out.push(clone_debug(&v.par_iter().positions(|x: &u32| *x > 3)));
+    out.push(clone_debug(&v.par_iter().map(|&x| Some(x)).while_some()));
+    out.push(clone_debug(&v.par_iter().panic_fuse()));
+    out.push(clone_debug(&v.par_iter().take_any(2)));
+    out.push(clone_debug(&v.par_iter().skip_any(2)));
+    out.push(clone_debug(&v.par_iter().take_any_while(p)));
+    out.push(clone_debug(&v.par_iter().skip_any_while(p)));
+    out.push(clone_debug(&v.par_iter().by_exponential_blocks()));
+    out.push(clone_debug(&v.par_iter().by_uniform_blocks(3)));
+    out.push(clone_debug(&rayon::iter::empty::<u32>()));
+    out.push(clone_debug(&rayon::iter::once(1u32)));
+    out.push(clone_debug(&rayon::iter::repeat(1u32)));
+    out.push(clone_debug(&rayon::iter::repeat_n(1u32, 3)));
+    out.push(clone_debug(&(&v, &w).into_par_iter()));
+    out.push(clone_debug(&"a b".par_chars()));
+    out.push(clone_debug(&"a b".par_char_indices()));
+    out.push(clone_debug(&"a b".par_bytes()));
+    out.push(clone_debug(&"a b".par_encode_utf16()));
+    out.push(clone_debug(&"a b".par_split(' ')));
+    out.push(clone_debug(&"a b".par_split_inclusive(' ')));
+    out.push(clone_debug(&"a b".par_split_terminator(' ')));
+    out.push(clone_debug(&"a b".par_lines()));
+    out.push(clone_debug(&"a b".par_split_whitespace()));
+    out.push(clone_debug(&"a b".par_split_ascii_whitespace()));
+    out.push(clone_debug(&"a b".par_matches(' ')));
+    out.push(clone_debug(&"a b".par_match_indices(' ')));
+    assert!(out.iter().all(|s| !s.is_empty()));
+    // Debug-only types (Rayon's are not Clone either).
+    let mut m = v.clone();
+    let _ = format!("{:?}", m.par_iter_mut());
+    let _ = format!("{:?}", m.par_drain(..));
+    let _ = format!("{:?}", vec![1u32].into_iter().par_bridge());
+}
