@@ -1482,3 +1482,88 @@ fn iterator_types_are_clone_and_debug() {
     let _ = format!("{:?}", m.par_drain(..));
     let _ = format!("{:?}", vec![1u32].into_iter().par_bridge());
 }
+
+// ---------------------------------------------------------------------------------------
+// Generic code written with exactly Rayon's impl bounds (hasher `S` unbounded, etc.)
+// ---------------------------------------------------------------------------------------
+
+mod rayon_bounds {
+    use super::*;
+
+    pub(super) fn hash_map<K: Send + Sync, V: Send + Sync, S>(m: &mut HashMap<K, V, S>) -> usize {
+        let a = (&*m).into_par_iter().count();
+        let b = m.par_iter().count();
+        let c = m.par_iter_mut().count();
+        let d = m.par_drain().count();
+        a + b + c + d
+    }
+    pub(super) fn hash_map_owned<K: Send, V: Send, S>(m: HashMap<K, V, S>) -> usize {
+        m.into_par_iter().count()
+    }
+    pub(super) fn hash_set<T: Send + Sync, S>(m: &mut HashSet<T, S>) -> usize {
+        m.par_iter().count() + m.par_drain().count()
+    }
+    pub(super) fn hash_set_owned<T: Send, S>(m: HashSet<T, S>) -> usize {
+        m.into_par_iter().count()
+    }
+    pub(super) fn btree<K: Send + Sync, V: Send + Sync>(m: &mut BTreeMap<K, V>, s: BTreeSet<K>) -> usize {
+        m.par_iter().count() + m.par_iter_mut().count() + s.par_iter().count() + s.into_par_iter().count()
+    }
+    pub(super) fn btree_owned<K: Send, V: Send>(m: BTreeMap<K, V>) -> usize {
+        m.into_par_iter().count()
+    }
+    pub(super) fn lists<T: Send + Sync>(l: &mut LinkedList<T>, d: &mut VecDeque<T>) -> usize {
+        l.par_iter().count() + l.par_iter_mut().count() + d.par_iter().count() + d.par_iter_mut().count() + d.par_drain(..).count()
+    }
+    pub(super) fn lists_owned<T: Send>(l: LinkedList<T>, d: VecDeque<T>) -> usize {
+        l.into_par_iter().count() + d.into_par_iter().count()
+    }
+    pub(super) fn heap<T: Ord + Send + Sync>(h: &mut BinaryHeap<T>) -> usize {
+        h.par_iter().count() + h.par_drain().count()
+    }
+    pub(super) fn heap_owned<T: Send>(h: BinaryHeap<T>) -> usize {
+        h.into_par_iter().count()
+    }
+    pub(super) fn option_result<T: Send + Sync, E>(o: &mut Option<T>, r: &mut Result<T, E>) -> usize {
+        o.par_iter().count() + o.par_iter_mut().count() + r.par_iter().count() + r.par_iter_mut().count()
+    }
+    pub(super) fn option_result_owned<T: Send, E>(o: Option<T>, r: Result<T, E>) -> usize {
+        o.into_par_iter().count() + r.into_par_iter().count()
+    }
+    pub(super) fn vec_array<T: Send + Sync, const N: usize>(v: &mut Vec<T>, a: &mut [T; N], b: Box<[T]>) -> usize {
+        v.par_iter().count() + v.par_iter_mut().count() + a.par_iter().count() + a.par_iter_mut().count() + b.into_par_iter().count() + v.par_drain(..).count()
+    }
+    pub(super) fn array_owned<T: Send, const N: usize>(a: [T; N]) -> usize {
+        a.into_par_iter().count()
+    }
+}
+
+#[test]
+fn generic_code_with_rayon_bounds() {
+    let v = data(40, 17);
+    let hm: HashMap<u32, u32> = v.iter().map(|&x| (x, x)).collect();
+    let n = hm.len();
+    assert_eq!(rayon_bounds::hash_map(&mut hm.clone()), 4 * n);
+    assert_eq!(rayon_bounds::hash_map_owned(hm), n);
+    let hs: HashSet<u32> = v.iter().copied().collect();
+    let n = hs.len();
+    assert_eq!(rayon_bounds::hash_set(&mut hs.clone()), 2 * n);
+    assert_eq!(rayon_bounds::hash_set_owned(hs), n);
+    let bm: BTreeMap<u32, u32> = v.iter().map(|&x| (x, x)).collect();
+    let bs: BTreeSet<u32> = v.iter().copied().collect();
+    let n = bm.len();
+    assert_eq!(rayon_bounds::btree(&mut bm.clone(), bs), 4 * n);
+    assert_eq!(rayon_bounds::btree_owned(bm), n);
+    let l: LinkedList<u32> = v.iter().copied().collect();
+    let d: VecDeque<u32> = v.iter().copied().collect();
+    assert_eq!(rayon_bounds::lists(&mut l.clone(), &mut d.clone()), 5 * v.len());
+    assert_eq!(rayon_bounds::lists_owned(l, d), 2 * v.len());
+    let h: BinaryHeap<u32> = v.iter().copied().collect();
+    assert_eq!(rayon_bounds::heap(&mut h.clone()), 2 * v.len());
+    assert_eq!(rayon_bounds::heap_owned(h), v.len());
+    assert_eq!(rayon_bounds::option_result(&mut Some(1u8), &mut Err::<u8, ()>(())), 2);
+    assert_eq!(rayon_bounds::option_result_owned(Some(1u8), Ok::<u8, ()>(2)), 2);
+    let mut arr = [1u8, 2, 3];
+    assert_eq!(rayon_bounds::vec_array(&mut vec![1u8, 2], &mut arr, vec![1u8].into_boxed_slice()), 2 + 2 + 3 + 3 + 1 + 2);
+    assert_eq!(rayon_bounds::array_owned(arr), 3);
+}
