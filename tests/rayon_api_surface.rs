@@ -1567,3 +1567,49 @@ fn generic_code_with_rayon_bounds() {
     assert_eq!(rayon_bounds::vec_array(&mut vec![1u8, 2], &mut arr, vec![1u8].into_boxed_slice()), 2 + 2 + 3 + 3 + 1 + 2);
     assert_eq!(rayon_bounds::array_owned(arr), 3);
 }
+
+#[test]
+fn multizip_arities_and_repeat_methods() {
+    let a: Vec<u32> = data(30, 18);
+    let one: rayon::iter::MultiZip<(VI<'_>,)> = (a.par_iter(),).into_par_iter();
+    assert_eq!(one.map(|(x,)| *x).collect::<Vec<_>>(), a);
+    let twelve = (&a, &a, &a, &a, &a, &a, &a, &a, &a, &a, &a, &a).into_par_iter();
+    let sums: Vec<u32> = twelve
+        .map(|(x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11)| {
+            x0 + x1 + x2 + x3 + x4 + x5 + x6 + x7 + x8 + x9 + x10 + x11
+        })
+        .collect();
+    assert_eq!(sums, a.iter().map(|x| 12 * x).collect::<Vec<_>>());
+
+    let r: rayon::iter::RepeatN<u32> = rayon::iter::repeat(3u32).take(4);
+    assert_eq!(r.collect::<Vec<_>>(), vec![3; 4]);
+    let z: rayon::iter::Zip<rayon::iter::RepeatN<u32>, rayon::range::Iter<u32>> =
+        rayon::iter::repeat(1u32).zip(0..3u32);
+    assert_eq!(z.collect::<Vec<_>>(), vec![(1, 0), (1, 1), (1, 2)]);
+    let e: rayon::iter::Empty<u32> = rayon::iter::empty();
+    assert_eq!(e.len(), 0);
+    let o: rayon::iter::Once<u32> = rayon::iter::once(5);
+    assert_eq!(o.len(), 1);
+}
+
+#[test]
+fn multizip_by_reference() {
+    let a = data(25, 19);
+    let b = data(30, 20);
+    let mut pair = (a.clone(), b.clone());
+    let sums: Vec<u32> = (&pair).into_par_iter().map(|(x, y)| x + y).collect();
+    assert_eq!(sums, a.iter().zip(&b).map(|(x, y)| x + y).collect::<Vec<_>>());
+    (&mut pair).into_par_iter().for_each(|(x, y)| std::mem::swap(x, y));
+    let want_a: Vec<u32> = b[..25].to_vec();
+    assert_eq!(pair.0, want_a);
+    assert_eq!(&pair.1[..25], &a[..]);
+    assert_eq!(&pair.1[25..], &b[25..]);
+    let triple = (a.clone(), b.clone(), vec![1u32; 10]);
+    let it: rayon::iter::MultiZip<(VI<'_>, VI<'_>, VI<'_>)> = (&triple).into_par_iter();
+    assert_eq!(it.len(), 10);
+    let it = (&triple).into_par_iter().rev().map(|(x, y, z)| x + y + z);
+    assert_eq!(
+        it.collect::<Vec<_>>(),
+        a.iter().zip(&b).zip(&triple.2).map(|((x, y), z)| x + y + z).rev().collect::<Vec<_>>()
+    );
+}
