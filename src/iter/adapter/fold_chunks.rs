@@ -162,9 +162,8 @@ where
         // `map_with` hands each piece its own copy of `item` (so `U` need not be `Sync`);
         // each chunk folds from a clone of that copy.
         let fold_op = &self.fold_op;
-        let fold = move |item: &mut U, chunk: Vec<I::Item>| {
-            chunk.into_iter().fold(item.clone(), fold_op)
-        };
+        let fold =
+            move |item: &mut U, chunk: Vec<I::Item>| chunk.into_iter().fold(item.clone(), fold_op);
         self.base
             .chunks(self.chunk_size)
             .map_with(self.item, fold)

@@ -30,7 +30,11 @@ pub struct TryFold<I, R, ID, F> {
 
 impl<I: Clone, R, ID: Clone, F: Clone> Clone for TryFold<I, R, ID, F> {
     fn clone(&self) -> Self {
-        TryFold::new(self.base.clone(), self.identity.clone(), self.fold_op.clone())
+        TryFold::new(
+            self.base.clone(),
+            self.identity.clone(),
+            self.fold_op.clone(),
+        )
     }
 }
 
