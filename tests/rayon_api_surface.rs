@@ -769,33 +769,26 @@ fn sources_option_result() {
 #[test]
 fn sources_collections() {
     let v = data(200, 9);
-    let vd: VecDeque<u32> = v.iter().copied().collect();
-    let it: rayon::collections::vec_deque::Iter<'_, u32> = vd.par_iter();
-    assert_eq!(it.copied().collect::<Vec<_>>(), v);
-    let it: rayon::collections::vec_deque::Iter<'_, u32> = (&vd).into_par_iter();
-    assert_eq!(it.len(), v.len());
-    let mut vd2 = vd.clone();
-    let it: rayon::collections::vec_deque::IterMut<'_, u32> = vd2.par_iter_mut();
-    it.for_each(|x| *x += 1);
-    let it: rayon::collections::vec_deque::IterMut<'_, u32> = (&mut vd2).into_par_iter();
-    it.for_each(|x| *x -= 1);
-    assert_eq!(vd2, vd);
-    let it: rayon::collections::vec_deque::IntoIter<u32> = vd.clone().into_par_iter();
-    assert_eq!(it.collect::<Vec<_>>(), v);
-
-    let ll: LinkedList<u32> = v.iter().copied().collect();
-    let it: rayon::collections::linked_list::Iter<'_, u32> = ll.par_iter();
-    assert_eq!(it.copied().collect::<Vec<_>>(), v);
-    let it: rayon::collections::linked_list::Iter<'_, u32> = (&ll).into_par_iter();
-    assert_eq!(it.count(), v.len());
-    let mut ll2 = ll.clone();
-    let it: rayon::collections::linked_list::IterMut<'_, u32> = ll2.par_iter_mut();
-    it.for_each(|x| *x += 1);
-    let it: rayon::collections::linked_list::IterMut<'_, u32> = (&mut ll2).into_par_iter();
-    it.for_each(|x| *x -= 1);
-    assert_eq!(ll2, ll);
-    let it: rayon::collections::linked_list::IntoIter<u32> = ll.into_par_iter();
-    assert_eq!(it.collect::<Vec<_>>(), v);
+    // Sequences: by reference, by mutable reference (both spellings), by value.
+    macro_rules! sequence {
+        ($collection:ident, $module:ident) => {{
+            let c: $collection<u32> = v.iter().copied().collect();
+            let it: rayon::collections::$module::Iter<'_, u32> = c.par_iter();
+            assert_eq!(it.copied().collect::<Vec<_>>(), v);
+            let it: rayon::collections::$module::Iter<'_, u32> = (&c).into_par_iter();
+            assert_eq!(it.count(), v.len());
+            let mut c2 = c.clone();
+            let it: rayon::collections::$module::IterMut<'_, u32> = c2.par_iter_mut();
+            it.for_each(|x| *x += 1);
+            let it: rayon::collections::$module::IterMut<'_, u32> = (&mut c2).into_par_iter();
+            it.for_each(|x| *x -= 1);
+            assert_eq!(c2, c);
+            let it: rayon::collections::$module::IntoIter<u32> = c.into_par_iter();
+            assert_eq!(it.collect::<Vec<_>>(), v);
+        }};
+    }
+    sequence!(VecDeque, vec_deque);
+    sequence!(LinkedList, linked_list);
 
     let bh: BinaryHeap<u32> = v.iter().copied().collect();
     let it: rayon::collections::binary_heap::Iter<'_, u32> = bh.par_iter();
@@ -822,19 +815,27 @@ fn sources_collections() {
         bs.iter().copied().collect::<Vec<_>>()
     );
 
-    let bm: BTreeMap<u32, usize> = v.iter().enumerate().map(|(i, &x)| (x, i)).collect();
-    let it: rayon::collections::btree_map::Iter<'_, u32, usize> = bm.par_iter();
-    assert_eq!(it.collect::<Vec<_>>(), bm.iter().collect::<Vec<_>>());
-    let it: rayon::collections::btree_map::Iter<'_, u32, usize> = (&bm).into_par_iter();
-    assert_eq!(it.count(), bm.len());
-    let mut bm2 = bm.clone();
-    let it: rayon::collections::btree_map::IterMut<'_, u32, usize> = bm2.par_iter_mut();
-    it.for_each(|(_, v)| *v += 1);
-    let it: rayon::collections::btree_map::IterMut<'_, u32, usize> = (&mut bm2).into_par_iter();
-    it.for_each(|(_, v)| *v -= 1);
-    assert_eq!(bm2, bm);
-    let it: rayon::collections::btree_map::IntoIter<u32, usize> = bm.clone().into_par_iter();
-    assert_eq!(it.collect::<Vec<_>>(), bm.into_iter().collect::<Vec<_>>());
+    // Maps: by reference, by mutable reference (both spellings), by value.
+    macro_rules! map {
+        ($collection:ident, $module:ident) => {{
+            let m: $collection<u32, usize> = v.iter().enumerate().map(|(i, &x)| (x, i)).collect();
+            let it: rayon::collections::$module::Iter<'_, u32, usize> = m.par_iter();
+            assert_eq!(it.map(|(&k, &x)| (k, x)).collect::<$collection<_, _>>(), m);
+            let it: rayon::collections::$module::Iter<'_, u32, usize> = (&m).into_par_iter();
+            assert_eq!(it.count(), m.len());
+            let mut m2 = m.clone();
+            let it: rayon::collections::$module::IterMut<'_, u32, usize> = m2.par_iter_mut();
+            it.for_each(|(_, x)| *x += 1);
+            let it: rayon::collections::$module::IterMut<'_, u32, usize> =
+                (&mut m2).into_par_iter();
+            it.for_each(|(_, x)| *x -= 1);
+            assert_eq!(m2, m);
+            let it: rayon::collections::$module::IntoIter<u32, usize> = m.clone().into_par_iter();
+            assert_eq!(it.collect::<$collection<_, _>>(), m);
+        }};
+    }
+    map!(BTreeMap, btree_map);
+    map!(HashMap, hash_map);
 
     let hs: HashSet<u32> = v.iter().copied().collect();
     let it: rayon::collections::hash_set::Iter<'_, u32> = hs.par_iter();
@@ -843,20 +844,6 @@ fn sources_collections() {
     assert_eq!(it.count(), hs.len());
     let it: rayon::collections::hash_set::IntoIter<u32> = hs.clone().into_par_iter();
     assert_eq!(it.collect::<HashSet<_>>(), hs);
-
-    let hm: HashMap<u32, usize> = v.iter().enumerate().map(|(i, &x)| (x, i)).collect();
-    let it: rayon::collections::hash_map::Iter<'_, u32, usize> = hm.par_iter();
-    assert_eq!(it.map(|(&k, &v)| (k, v)).collect::<HashMap<_, _>>(), hm);
-    let it: rayon::collections::hash_map::Iter<'_, u32, usize> = (&hm).into_par_iter();
-    assert_eq!(it.count(), hm.len());
-    let mut hm2 = hm.clone();
-    let it: rayon::collections::hash_map::IterMut<'_, u32, usize> = hm2.par_iter_mut();
-    it.for_each(|(_, v)| *v += 1);
-    let it: rayon::collections::hash_map::IterMut<'_, u32, usize> = (&mut hm2).into_par_iter();
-    it.for_each(|(_, v)| *v -= 1);
-    assert_eq!(hm2, hm);
-    let it: rayon::collections::hash_map::IntoIter<u32, usize> = hm.clone().into_par_iter();
-    assert_eq!(it.collect::<HashMap<_, _>>(), hm);
 }
 
 #[test]
@@ -1422,7 +1409,6 @@ mod custom {
             folder.consume_iter((self.lo..self.hi).filter(|b| self.mask >> b & 1 == 1))
         }
     }
-
 
     pub(super) struct BitsIter(pub(super) u64);
 

@@ -53,29 +53,8 @@ macro_rules! multizip {
             }
         }
 
-        impl<'a, $($T),+> IntoParallelIterator for &'a ($($T,)+)
-        where
-            $($T: IntoParallelRefIterator<'a>, $T::Iter: IndexedParallelIterator,)+
-        {
-            type Iter = MultiZip<($($T::Iter,)+)>;
-            type Item = ($($T::Item,)+);
-
-            fn into_par_iter(self) -> Self::Iter {
-                MultiZip { tuple: ($(self.$idx.par_iter(),)+) }
-            }
-        }
-
-        impl<'a, $($T),+> IntoParallelIterator for &'a mut ($($T,)+)
-        where
-            $($T: IntoParallelRefMutIterator<'a>, $T::Iter: IndexedParallelIterator,)+
-        {
-            type Iter = MultiZip<($($T::Iter,)+)>;
-            type Item = ($($T::Item,)+);
-
-            fn into_par_iter(self) -> Self::Iter {
-                MultiZip { tuple: ($(self.$idx.par_iter_mut(),)+) }
-            }
-        }
+        multizip!(@by_ref [&'a] IntoParallelRefIterator par_iter; $($T $idx),+);
+        multizip!(@by_ref [&'a mut] IntoParallelRefMutIterator par_iter_mut; $($T $idx),+);
 
         impl<$($T),+> ParallelIterator for MultiZip<($($T,)+)>
         where
@@ -125,6 +104,20 @@ macro_rules! multizip {
         }
     )*};
     (@zip $first:ident $($rest:ident)*) => { $first $(.zip($rest))* };
+    // A tuple by (mutable) reference zips its elements' `par_iter()` (`par_iter_mut()`).
+    (@by_ref [$($reference:tt)+] $Trait:ident $method:ident; $($T:ident $idx:tt),+) => {
+        impl<'a, $($T),+> IntoParallelIterator for $($reference)+ ($($T,)+)
+        where
+            $($T: $Trait<'a>, $T::Iter: IndexedParallelIterator,)+
+        {
+            type Iter = MultiZip<($($T::Iter,)+)>;
+            type Item = ($($T::Item,)+);
+
+            fn into_par_iter(self) -> Self::Iter {
+                MultiZip { tuple: ($(self.$idx.$method(),)+) }
+            }
+        }
+    };
 }
 
 multizip! {

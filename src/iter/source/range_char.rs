@@ -87,54 +87,38 @@ impl IntoParallelIterator for RangeInclusive<char> {
     }
 }
 
-impl ParallelIterator for RangeIter<char> {
-    type Item = char;
+/// Both `char` range iterators run as their index range mapped back to chars.
+macro_rules! char_range_iterator {
+    ($($iter:ty => $indices:ident;)*) => {$(
+        impl ParallelIterator for $iter {
+            type Item = char;
 
-    fn drive_unindexed<C: UnindexedConsumer<char>>(self, consumer: C) -> C::Result {
-        chars(char_indices(&self.range)).drive_unindexed(consumer)
-    }
+            fn drive_unindexed<C: UnindexedConsumer<char>>(self, consumer: C) -> C::Result {
+                chars($indices(&self.range)).drive_unindexed(consumer)
+            }
 
-    fn opt_len(&self) -> Option<usize> {
-        Some(self.len())
-    }
+            fn opt_len(&self) -> Option<usize> {
+                Some(self.len())
+            }
+        }
+
+        impl IndexedParallelIterator for $iter {
+            fn drive<C: Consumer<char>>(self, consumer: C) -> C::Result {
+                chars($indices(&self.range)).drive(consumer)
+            }
+
+            fn len(&self) -> usize {
+                $indices(&self.range).len()
+            }
+
+            fn with_producer<CB: ProducerCallback<char>>(self, callback: CB) -> CB::Output {
+                chars($indices(&self.range)).with_producer(callback)
+            }
+        }
+    )*};
 }
 
-impl IndexedParallelIterator for RangeIter<char> {
-    fn drive<C: Consumer<char>>(self, consumer: C) -> C::Result {
-        chars(char_indices(&self.range)).drive(consumer)
-    }
-
-    fn len(&self) -> usize {
-        char_indices(&self.range).len()
-    }
-
-    fn with_producer<CB: ProducerCallback<char>>(self, callback: CB) -> CB::Output {
-        chars(char_indices(&self.range)).with_producer(callback)
-    }
-}
-
-impl ParallelIterator for InclusiveIter<char> {
-    type Item = char;
-
-    fn drive_unindexed<C: UnindexedConsumer<char>>(self, consumer: C) -> C::Result {
-        chars(inclusive_char_indices(&self.range)).drive_unindexed(consumer)
-    }
-
-    fn opt_len(&self) -> Option<usize> {
-        Some(self.len())
-    }
-}
-
-impl IndexedParallelIterator for InclusiveIter<char> {
-    fn drive<C: Consumer<char>>(self, consumer: C) -> C::Result {
-        chars(inclusive_char_indices(&self.range)).drive(consumer)
-    }
-
-    fn len(&self) -> usize {
-        inclusive_char_indices(&self.range).len()
-    }
-
-    fn with_producer<CB: ProducerCallback<char>>(self, callback: CB) -> CB::Output {
-        chars(inclusive_char_indices(&self.range)).with_producer(callback)
-    }
+char_range_iterator! {
+    RangeIter<char> => char_indices;
+    InclusiveIter<char> => inclusive_char_indices;
 }
