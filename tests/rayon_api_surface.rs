@@ -1140,6 +1140,16 @@ fn generic_string<S: rayon::str::ParallelString + ?Sized>(s: &S) -> usize {
     s.as_parallel_string().len()
 }
 
+/// Asserts that a parallel iterator yields what the sequential one does, in order.
+fn same<P, S>(par: P, seq: S)
+where
+    P: rayon::iter::ParallelIterator,
+    S: Iterator<Item = P::Item>,
+    P::Item: PartialEq + std::fmt::Debug,
+{
+    assert_eq!(par.collect::<Vec<_>>(), seq.collect::<Vec<_>>());
+}
+
 #[test]
 fn parallel_string_methods() {
     let text = "Hello wörld,\tthe  quick\r\nbrown\nfox; jumps.over\u{3000}the lazy dog\n";
@@ -1147,75 +1157,39 @@ fn parallel_string_methods() {
     assert_eq!(generic_string(String::from(text).as_str()), text.len());
 
     let c: rayon::str::Chars<'_> = text.par_chars();
-    assert_eq!(c.collect::<Vec<_>>(), text.chars().collect::<Vec<_>>());
+    same(c, text.chars());
     let c: rayon::str::CharIndices<'_> = text.par_char_indices();
-    assert_eq!(
-        c.collect::<Vec<_>>(),
-        text.char_indices().collect::<Vec<_>>()
-    );
+    same(c, text.char_indices());
     let b: rayon::str::Bytes<'_> = text.par_bytes();
-    assert_eq!(b.collect::<Vec<_>>(), text.bytes().collect::<Vec<_>>());
+    same(b, text.bytes());
     let e: rayon::str::EncodeUtf16<'_> = text.par_encode_utf16();
-    assert_eq!(
-        e.collect::<Vec<_>>(),
-        text.encode_utf16().collect::<Vec<_>>()
-    );
+    same(e, text.encode_utf16());
 
     let s: rayon::str::Split<'_, char> = text.par_split(' ');
-    assert_eq!(s.collect::<Vec<_>>(), text.split(' ').collect::<Vec<_>>());
+    same(s, text.split(' '));
     let s: rayon::str::Split<'_, &[char]> = text.par_split(&[' ', ','][..]);
-    assert_eq!(
-        s.collect::<Vec<_>>(),
-        text.split(&[' ', ','][..]).collect::<Vec<_>>()
-    );
+    same(s, text.split(&[' ', ','][..]));
     let arr = [' ', ','];
-    assert_eq!(
-        text.par_split(arr).collect::<Vec<_>>(),
-        text.split(arr).collect::<Vec<_>>()
-    );
-    assert_eq!(
-        text.par_split(&arr).collect::<Vec<_>>(),
-        text.split(&arr).collect::<Vec<_>>()
-    );
+    same(text.par_split(arr), text.split(arr));
+    same(text.par_split(&arr), text.split(&arr));
     let pred = |c: char| c.is_ascii_punctuation();
-    assert_eq!(
-        text.par_split(pred).collect::<Vec<_>>(),
-        text.split(pred).collect::<Vec<_>>()
-    );
+    same(text.par_split(pred), text.split(pred));
     let s: rayon::str::SplitInclusive<'_, char> = text.par_split_inclusive('o');
-    assert_eq!(
-        s.collect::<Vec<_>>(),
-        text.split_inclusive('o').collect::<Vec<_>>()
-    );
+    same(s, text.split_inclusive('o'));
     let s: rayon::str::SplitTerminator<'_, char> = text.par_split_terminator('\n');
-    assert_eq!(
-        s.collect::<Vec<_>>(),
-        text.split_terminator('\n').collect::<Vec<_>>()
-    );
+    same(s, text.split_terminator('\n'));
     let l: rayon::str::Lines<'_> = text.par_lines();
-    assert_eq!(l.collect::<Vec<_>>(), text.lines().collect::<Vec<_>>());
+    same(l, text.lines());
     let w: rayon::str::SplitWhitespace<'_> = text.par_split_whitespace();
-    assert_eq!(
-        w.collect::<Vec<_>>(),
-        text.split_whitespace().collect::<Vec<_>>()
-    );
+    same(w, text.split_whitespace());
     let w: rayon::str::SplitAsciiWhitespace<'_> = text.par_split_ascii_whitespace();
-    assert_eq!(
-        w.collect::<Vec<_>>(),
-        text.split_ascii_whitespace().collect::<Vec<_>>()
-    );
+    same(w, text.split_ascii_whitespace());
     let m: rayon::str::Matches<'_, char> = text.par_matches('o');
-    assert_eq!(m.collect::<Vec<_>>(), text.matches('o').collect::<Vec<_>>());
+    same(m, text.matches('o'));
     let m: rayon::str::MatchIndices<'_, char> = text.par_match_indices('o');
-    assert_eq!(
-        m.collect::<Vec<_>>(),
-        text.match_indices('o').collect::<Vec<_>>()
-    );
+    same(m, text.match_indices('o'));
     let m = text.par_matches(char::is_uppercase);
-    assert_eq!(
-        m.collect::<Vec<_>>(),
-        text.matches(char::is_uppercase).collect::<Vec<_>>()
-    );
+    same(m, text.matches(char::is_uppercase));
 }
 
 // ---------------------------------------------------------------------------------------
