@@ -1895,3 +1895,57 @@ fn multizip_by_reference() {
             .collect::<Vec<_>>()
     );
 }
+
+#[test]
+fn adapters_stay_indexed_where_rayon_s_do() {
+    fn len_of<I: rayon::iter::IndexedParallelIterator>(it: I) -> usize {
+        it.len()
+    }
+    let v = data(40, 21);
+    let w = data(30, 22);
+    let n = v.len();
+    assert_eq!(len_of(v.par_iter().chain(&w)), n + w.len());
+    assert_eq!(len_of(v.par_iter().chunks(7)), n.div_ceil(7));
+    assert_eq!(len_of(v.par_iter().cloned()), n);
+    assert_eq!(len_of(v.par_iter().copied()), n);
+    assert_eq!(len_of(rayon::iter::empty::<u8>()), 0);
+    assert_eq!(len_of(v.par_iter().enumerate()), n);
+    assert_eq!(
+        len_of(v.par_iter().fold_chunks(7, || 0, |a, _| a)),
+        n.div_ceil(7)
+    );
+    assert_eq!(
+        len_of(v.par_iter().fold_chunks_with(7, 0, |a, _| a)),
+        n.div_ceil(7)
+    );
+    assert_eq!(len_of(v.par_iter().inspect(|_| {})), n);
+    assert_eq!(len_of(v.par_iter().interleave(&w)), n + w.len());
+    // Alternate, starting with `v`, until the side whose turn it is has run out.
+    let (mut a, mut b) = (v.iter(), w.iter());
+    let mut shortest = 0;
+    while a.next().is_some() {
+        shortest += 1;
+        std::mem::swap(&mut a, &mut b);
+    }
+    assert_eq!(len_of(v.par_iter().interleave_shortest(&w)), shortest);
+    assert_eq!(len_of(v.par_iter().copied().intersperse(0)), 2 * n - 1);
+    assert_eq!(len_of(v.par_iter().map(|x| x + 1)), n);
+    assert_eq!(len_of(v.par_iter().map_init(|| 0, |_, x| *x)), n);
+    assert_eq!(len_of(v.par_iter().map_with(0, |_, x| *x)), n);
+    assert_eq!(len_of(v.par_iter().with_max_len(3)), n);
+    assert_eq!(len_of(v.par_iter().with_min_len(3)), n);
+    assert_eq!(len_of(rayon::iter::once(1u8)), 1);
+    assert_eq!(len_of(v.par_iter().panic_fuse()), n);
+    assert_eq!(len_of(rayon::iter::repeat_n(1u8, 9)), 9);
+    assert_eq!(len_of(v.par_iter().rev()), n);
+    assert_eq!(len_of(v.par_iter().skip(5)), n - 5);
+    assert_eq!(len_of(v.par_iter().step_by(3)), n.div_ceil(3));
+    assert_eq!(len_of(v.par_iter().take(5)), 5);
+    assert_eq!(len_of(v.par_iter().copied().update(|_| {})), n);
+    assert_eq!(len_of(v.par_iter().zip(&w)), w.len());
+    assert_eq!(len_of(w.par_iter().zip_eq(&w)), w.len());
+    assert_eq!(
+        len_of(rayon::iter::Either::<VI<'_>, VI<'_>>::Left(v.par_iter())),
+        n
+    );
+}
