@@ -18,8 +18,9 @@ pub mod hash_map {
     pub type Iter<'a, K, V> = crate::vec::IntoIter<(&'a K, &'a V)>;
     /// By mutable reference.
     pub type IterMut<'a, K, V> = crate::vec::IntoIter<(&'a K, &'a mut V)>;
-    /// `par_drain`.
-    pub type Drain<K, V> = crate::vec::IntoIter<(K, V)>;
+    /// `par_drain` (the entries are moved out when the drain is made; `'a` is the borrow
+    /// of the map, named as in Rayon's `Drain<'a, K, V>`).
+    pub type Drain<'a, K, V> = crate::vec::IntoIter<(K, V)>;
 }
 
 /// `HashSet` iterators.
@@ -28,8 +29,9 @@ pub mod hash_set {
     pub type IntoIter<T> = crate::vec::IntoIter<T>;
     /// By reference.
     pub type Iter<'a, T> = crate::vec::IntoIter<&'a T>;
-    /// `par_drain`.
-    pub type Drain<T> = crate::vec::IntoIter<T>;
+    /// `par_drain` (the items are moved out when the drain is made; `'a` is the borrow of
+    /// the collection, named as in Rayon's `Drain<'a, T>`).
+    pub type Drain<'a, T> = crate::vec::IntoIter<T>;
 }
 
 /// `BTreeMap` iterators.
@@ -69,8 +71,9 @@ pub mod vec_deque {
     /// By mutable reference.
     pub type IterMut<'a, T> =
         crate::iter::Chain<crate::slice::IterMut<'a, T>, crate::slice::IterMut<'a, T>>;
-    /// `par_drain`.
-    pub type Drain<T> = crate::vec::IntoIter<T>;
+    /// `par_drain` (the items are moved out when the drain is made; `'a` is the borrow of
+    /// the collection, named as in Rayon's `Drain<'a, T>`).
+    pub type Drain<'a, T> = crate::vec::IntoIter<T>;
 }
 
 /// `BinaryHeap` iterators.
@@ -79,6 +82,7 @@ pub mod binary_heap {
     pub type IntoIter<T> = crate::vec::IntoIter<T>;
     /// By reference (in the heap's internal order).
     pub type Iter<'a, T> = crate::slice::Iter<'a, T>;
-    /// `par_drain`.
-    pub type Drain<T> = crate::vec::IntoIter<T>;
+    /// `par_drain` (the items are moved out when the drain is made; `'a` is the borrow of
+    /// the collection, named as in Rayon's `Drain<'a, T>`).
+    pub type Drain<'a, T> = crate::vec::IntoIter<T>;
 }

@@ -39,6 +39,7 @@ pub mod range_inclusive; // parallel iterators over `RangeInclusive`
 pub mod result; // Result by value and reference (Rayon's `rayon::result`)
 pub mod slice; // ParallelSlice / ParallelSliceMut and parallel sorts
 pub mod str; // ParallelString (Rayon's `rayon::str`)
+pub mod string; // String's par_drain type (Rayon's `rayon::string`)
 mod sync; // std / loom facade
 pub mod vec; // Vec by value and par_drain (Rayon's `rayon::vec`)
 

@@ -11,4 +11,3 @@
 pub use crate::iter::source::range::{
     IndexedInclusiveInteger, IndexedRangeInteger, Iter, RangeInteger,
 };
-pub use crate::iter::source::range_char::CharIter;

@@ -9,5 +9,5 @@
 
 pub use crate::iter::source::str::{
     Bytes, CharIndices, Chars, EncodeUtf16, Lines, MatchIndices, Matches, ParallelString, Pattern,
-    Split, SplitInclusive, SplitTerminator, SplitWhitespace, Utf16Units,
+    Split, SplitAsciiWhitespace, SplitInclusive, SplitTerminator, SplitWhitespace, Utf16Units,
 };

@@ -6,13 +6,16 @@
 
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, BinaryHeap, HashMap, HashSet, LinkedList, VecDeque};
+use std::ffi::{OsStr, OsString};
 use std::hash::{BuildHasher, Hash};
+use std::rc::Rc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, PoisonError};
 
 use either::Either;
 
 use crate::iter::consumer::collect::collect_vec_list;
+use crate::iter::consumer::unzip::{partition_into, unzip_into};
 use crate::iter::{FromParallelIterator, IntoParallelIterator, ParallelExtend, ParallelIterator};
 
 /// Gathers the items in parallel and appends them to `target` in order.
@@ -39,11 +42,30 @@ where
     collection
 }
 
-/// Copies `&T` items into a `Vec<T>`.
-impl<'a, T: Copy + Send + Sync + 'a> ParallelExtend<&'a T> for Vec<T> {
-    fn par_extend<I: IntoParallelIterator<Item = &'a T>>(&mut self, par_iter: I) {
-        self.par_extend(par_iter.into_par_iter().copied())
-    }
+/// `ParallelExtend<&T>` for `T: Copy`, by copying the items into `ParallelExtend<T>`
+/// (as `Extend<&T>` does for the std collections).
+macro_rules! extend_by_copy {
+    ($($collection:ident<T $(, $hasher:ident)?> $(where T: $($bound:path),+)?;)*) => {$(
+        /// Copies the `&T` items in, as `Extend<&T>` does.
+        impl<'a, T $(, $hasher)?> ParallelExtend<&'a T> for $collection<T $(, $hasher)?>
+        where
+            T: Copy + Send + Sync + 'a $($(+ $bound)+)?,
+            $($hasher: BuildHasher + Send,)?
+        {
+            fn par_extend<I: IntoParallelIterator<Item = &'a T>>(&mut self, par_iter: I) {
+                ParallelExtend::<T>::par_extend(self, par_iter.into_par_iter().copied())
+            }
+        }
+    )*};
+}
+
+extend_by_copy! {
+    Vec<T>;
+    VecDeque<T>;
+    LinkedList<T>;
+    BinaryHeap<T> where T: Ord;
+    BTreeSet<T> where T: Ord;
+    HashSet<T, S> where T: Eq, Hash;
 }
 
 /// Collected in order.
@@ -65,6 +87,21 @@ impl<T: Send> ParallelExtend<T> for VecDeque<T> {
 impl<T: Send> FromParallelIterator<T> for Box<[T]> {
     fn from_par_iter<I: IntoParallelIterator<Item = T>>(par_iter: I) -> Self {
         Vec::from_par_iter(par_iter).into_boxed_slice()
+    }
+}
+
+/// Collected in order.
+///
+/// ```
+/// use std::rc::Rc;
+/// use weft::prelude::*;
+///
+/// let squares: Rc<[u32]> = (1..4u32).into_par_iter().map(|x| x * x).collect();
+/// assert_eq!(&*squares, &[1, 4, 9]);
+/// ```
+impl<T: Send> FromParallelIterator<T> for Rc<[T]> {
+    fn from_par_iter<I: IntoParallelIterator<Item = T>>(par_iter: I) -> Self {
+        Vec::from_par_iter(par_iter).into()
     }
 }
 
@@ -211,13 +248,23 @@ impl ParallelExtend<char> for String {
     }
 }
 
-fn push_char(mut s: String, c: char) -> String {
-    s.push(c);
-    s
+/// Appended in order.
+///
+/// ```
+/// use weft::prelude::*;
+///
+/// let mut s = String::from(">");
+/// s.par_extend(['a', 'ñ', 'b'].par_iter());
+/// assert_eq!(s, ">añb");
+/// ```
+impl<'a> ParallelExtend<&'a char> for String {
+    fn par_extend<I: IntoParallelIterator<Item = &'a char>>(&mut self, par_iter: I) {
+        self.par_extend(par_iter.into_par_iter().copied())
+    }
 }
 
-fn push_str<S: AsRef<str>>(mut s: String, piece: S) -> String {
-    s.push_str(piece.as_ref());
+fn push_char(mut s: String, c: char) -> String {
+    s.push(c);
     s
 }
 
@@ -227,6 +274,24 @@ fn append_strings(target: &mut String, pieces: LinkedList<Vec<String>>) {
         .iter()
         .flatten()
         .for_each(|piece| target.push_str(piece));
+}
+
+/// Appends string-like pieces (to a `String` or `OsString`) in order: each worker
+/// concatenates its run of pieces into one string, then the runs are appended.
+fn extend_concat<T, S, I>(target: &mut T, par_iter: I)
+where
+    T: Default + Send + Extend<S> + Extend<T>,
+    S: Send,
+    I: IntoParallelIterator<Item = S>,
+{
+    let runs = par_iter
+        .into_par_iter()
+        .fold(T::default, |mut run, piece| {
+            run.extend(Some(piece));
+            run
+        })
+        .collect_vec_list();
+    target.extend(runs.into_iter().flatten());
 }
 
 /// Concatenated in order.
@@ -246,11 +311,7 @@ impl<'a> FromParallelIterator<&'a str> for String {
 /// Appended in order.
 impl<'a> ParallelExtend<&'a str> for String {
     fn par_extend<I: IntoParallelIterator<Item = &'a str>>(&mut self, par_iter: I) {
-        let pieces = par_iter
-            .into_par_iter()
-            .fold(String::new, push_str)
-            .collect_vec_list();
-        append_strings(self, pieces)
+        extend_concat(self, par_iter)
     }
 }
 
@@ -264,24 +325,60 @@ impl FromParallelIterator<String> for String {
 /// Appended in order.
 impl ParallelExtend<String> for String {
     fn par_extend<I: IntoParallelIterator<Item = String>>(&mut self, par_iter: I) {
-        let pieces = par_iter
-            .into_par_iter()
-            .fold(String::new, push_str)
-            .collect_vec_list();
-        append_strings(self, pieces)
+        extend_concat(self, par_iter)
+    }
+}
+
+/// Concatenated in order.
+///
+/// ```
+/// use weft::prelude::*;
+///
+/// let parts: Vec<Box<str>> = vec!["ab".into(), "cd".into()];
+/// let s: String = parts.into_par_iter().collect();
+/// assert_eq!(s, "abcd");
+/// ```
+impl FromParallelIterator<Box<str>> for String {
+    fn from_par_iter<I: IntoParallelIterator<Item = Box<str>>>(par_iter: I) -> Self {
+        build(par_iter)
+    }
+}
+
+/// Appended in order.
+///
+/// ```
+/// use weft::prelude::*;
+///
+/// let mut s = String::from("x");
+/// s.par_extend(vec![Box::<str>::from("yz"), "w".into()]);
+/// assert_eq!(s, "xyzw");
+/// ```
+impl ParallelExtend<Box<str>> for String {
+    fn par_extend<I: IntoParallelIterator<Item = Box<str>>>(&mut self, par_iter: I) {
+        extend_concat(self, par_iter)
+    }
+}
+
+/// Appended in order.
+///
+/// ```
+/// use std::borrow::Cow;
+/// use weft::prelude::*;
+///
+/// let mut s = String::new();
+/// s.par_extend(vec![Cow::Borrowed("a"), Cow::Owned("bc".to_string())]);
+/// assert_eq!(s, "abc");
+/// ```
+impl<'a> ParallelExtend<Cow<'a, str>> for String {
+    fn par_extend<I: IntoParallelIterator<Item = Cow<'a, str>>>(&mut self, par_iter: I) {
+        extend_concat(self, par_iter)
     }
 }
 
 /// Concatenated in order.
 impl<'a> FromParallelIterator<Cow<'a, str>> for String {
     fn from_par_iter<I: IntoParallelIterator<Item = Cow<'a, str>>>(par_iter: I) -> Self {
-        let pieces = par_iter
-            .into_par_iter()
-            .fold(String::new, push_str)
-            .collect_vec_list();
-        let mut s = String::new();
-        append_strings(&mut s, pieces);
-        s
+        build(par_iter)
     }
 }
 
@@ -377,5 +474,171 @@ where
         par_iter
             .into_par_iter()
             .partition_map(std::convert::identity)
+    }
+}
+
+/// Copies the `(&K, &V)` entries in, as `Extend<(&K, &V)>` does (later entries win).
+///
+/// ```
+/// use std::collections::HashMap;
+/// use weft::prelude::*;
+///
+/// let source: HashMap<u8, u8> = (0..10).map(|k| (k, k * k)).collect();
+/// let mut copy = HashMap::new();
+/// copy.par_extend(source.par_iter());
+/// assert_eq!(copy, source);
+/// ```
+impl<'a, K, V, S> ParallelExtend<(&'a K, &'a V)> for HashMap<K, V, S>
+where
+    K: Copy + Eq + Hash + Send + Sync + 'a,
+    V: Copy + Send + Sync + 'a,
+    S: BuildHasher + Send,
+{
+    fn par_extend<I: IntoParallelIterator<Item = (&'a K, &'a V)>>(&mut self, par_iter: I) {
+        self.par_extend(par_iter.into_par_iter().map(copy_entry))
+    }
+}
+
+/// Copies the `(&K, &V)` entries in, as `Extend<(&K, &V)>` does (later entries win).
+impl<'a, K, V> ParallelExtend<(&'a K, &'a V)> for BTreeMap<K, V>
+where
+    K: Copy + Ord + Send + Sync + 'a,
+    V: Copy + Send + Sync + 'a,
+{
+    fn par_extend<I: IntoParallelIterator<Item = (&'a K, &'a V)>>(&mut self, par_iter: I) {
+        self.par_extend(par_iter.into_par_iter().map(copy_entry))
+    }
+}
+
+fn copy_entry<K: Copy, V: Copy>((key, value): (&K, &V)) -> (K, V) {
+    (*key, *value)
+}
+
+/// Concatenated in order.
+///
+/// ```
+/// use std::ffi::{OsStr, OsString};
+/// use weft::prelude::*;
+///
+/// let parts = ["a", "b", "c"];
+/// let joined: OsString = parts.par_iter().map(OsStr::new).collect();
+/// assert_eq!(joined, "abc");
+/// ```
+impl<'a> FromParallelIterator<&'a OsStr> for OsString {
+    fn from_par_iter<I: IntoParallelIterator<Item = &'a OsStr>>(par_iter: I) -> Self {
+        build(par_iter)
+    }
+}
+
+/// Concatenated in order.
+impl FromParallelIterator<OsString> for OsString {
+    fn from_par_iter<I: IntoParallelIterator<Item = OsString>>(par_iter: I) -> Self {
+        build(par_iter)
+    }
+}
+
+/// Concatenated in order.
+impl<'a> FromParallelIterator<Cow<'a, OsStr>> for OsString {
+    fn from_par_iter<I: IntoParallelIterator<Item = Cow<'a, OsStr>>>(par_iter: I) -> Self {
+        build(par_iter)
+    }
+}
+
+/// Appended in order.
+///
+/// ```
+/// use std::ffi::{OsStr, OsString};
+/// use weft::prelude::*;
+///
+/// let mut path = OsString::from("x");
+/// path.par_extend(vec![OsStr::new("y"), OsStr::new("z")]);
+/// assert_eq!(path, "xyz");
+/// ```
+impl<'a> ParallelExtend<&'a OsStr> for OsString {
+    fn par_extend<I: IntoParallelIterator<Item = &'a OsStr>>(&mut self, par_iter: I) {
+        extend_concat(self, par_iter)
+    }
+}
+
+/// Appended in order.
+impl ParallelExtend<OsString> for OsString {
+    fn par_extend<I: IntoParallelIterator<Item = OsString>>(&mut self, par_iter: I) {
+        extend_concat(self, par_iter)
+    }
+}
+
+/// Appended in order.
+impl<'a> ParallelExtend<Cow<'a, OsStr>> for OsString {
+    fn par_extend<I: IntoParallelIterator<Item = Cow<'a, OsStr>>>(&mut self, par_iter: I) {
+        extend_concat(self, par_iter)
+    }
+}
+
+/// Extends the two collections with the pairs' parts, in order (as `unzip` would).
+///
+/// ```
+/// use weft::prelude::*;
+///
+/// let mut pair = (vec![0], String::from("-"));
+/// pair.par_extend(vec![(1, 'a'), (2, 'b')]);
+/// assert_eq!(pair, (vec![0, 1, 2], "-ab".to_string()));
+/// ```
+impl<A, B, FromA, FromB> ParallelExtend<(A, B)> for (FromA, FromB)
+where
+    A: Send,
+    B: Send,
+    FromA: Send + ParallelExtend<A>,
+    FromB: Send + ParallelExtend<B>,
+{
+    fn par_extend<I: IntoParallelIterator<Item = (A, B)>>(&mut self, par_iter: I) {
+        unzip_into(par_iter.into_par_iter(), &mut self.0, &mut self.1)
+    }
+}
+
+/// Extends the first collection with the `Left`s and the second with the `Right`s, in
+/// order (as `partition_map` would).
+///
+/// ```
+/// use weft::iter::Either;
+/// use weft::prelude::*;
+///
+/// let mut sides = (vec![0], vec!['z']);
+/// sides.par_extend(vec![Either::Left(1), Either::Right('a'), Either::Left(2)]);
+/// assert_eq!(sides, (vec![0, 1, 2], vec!['z', 'a']));
+/// ```
+impl<L, R, A, B> ParallelExtend<Either<L, R>> for (A, B)
+where
+    L: Send,
+    R: Send,
+    A: Send + ParallelExtend<L>,
+    B: Send + ParallelExtend<R>,
+{
+    fn par_extend<I: IntoParallelIterator<Item = Either<L, R>>>(&mut self, par_iter: I) {
+        partition_into(par_iter.into_par_iter(), &mut self.0, &mut self.1)
+    }
+}
+
+/// Extends whichever collection the `Either` holds.
+///
+/// ```
+/// use std::collections::VecDeque;
+/// use weft::iter::Either;
+/// use weft::prelude::*;
+///
+/// let mut target: Either<Vec<u8>, VecDeque<u8>> = Either::Right(VecDeque::new());
+/// target.par_extend(vec![1, 2, 3]);
+/// assert_eq!(target.right(), Some(VecDeque::from(vec![1, 2, 3])));
+/// ```
+impl<L, R, T> ParallelExtend<T> for Either<L, R>
+where
+    L: ParallelExtend<T>,
+    R: ParallelExtend<T>,
+    T: Send,
+{
+    fn par_extend<I: IntoParallelIterator<Item = T>>(&mut self, par_iter: I) {
+        match self {
+            Either::Left(collection) => collection.par_extend(par_iter),
+            Either::Right(collection) => collection.par_extend(par_iter),
+        }
     }
 }

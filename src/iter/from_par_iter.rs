@@ -88,3 +88,20 @@ impl FromParallelIterator<()> for () {
         par_iter.into_par_iter().for_each(drop)
     }
 }
+
+/// Runs the iterator for its effects (and panics).
+///
+/// ```
+/// use weft::prelude::*;
+///
+/// let mut unit = ();
+/// unit.par_extend((0..10).into_par_iter().map(|_| ()));
+/// ```
+impl ParallelExtend<()> for () {
+    fn par_extend<I>(&mut self, par_iter: I)
+    where
+        I: IntoParallelIterator<Item = ()>,
+    {
+        par_iter.into_par_iter().for_each(drop)
+    }
+}

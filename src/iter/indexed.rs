@@ -452,7 +452,7 @@ pub trait IndexedParallelIterator: ParallelIterator {
         fold_op: F,
     ) -> FoldChunksWith<Self, T, F>
     where
-        T: Send + Clone + Sync,
+        T: Send + Clone,
         F: Fn(T, Self::Item) -> T + Send + Sync,
     {
         FoldChunksWith::new(self, chunk_size, init, fold_op)

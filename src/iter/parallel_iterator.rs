@@ -509,7 +509,7 @@ pub trait ParallelIterator: Sized + Send {
     ///     .try_reduce(|| 0, |a, b| a.checked_add(b));
     /// assert_eq!(r, Some(45));
     /// ```
-    fn try_fold<T, R, ID, F>(self, identity: ID, fold_op: F) -> TryFold<Self, ID, F>
+    fn try_fold<T, R, ID, F>(self, identity: ID, fold_op: F) -> TryFold<Self, R, ID, F>
     where
         F: Fn(T, Self::Item) -> R + Sync + Send,
         ID: Fn() -> T + Sync + Send,
@@ -528,7 +528,7 @@ pub trait ParallelIterator: Sized + Send {
     ///     .try_reduce(|| 0, |a, b| a.checked_add(b));
     /// assert_eq!(r, Some(45));
     /// ```
-    fn try_fold_with<F, T, R>(self, init: T, fold_op: F) -> TryFoldWith<Self, T, F>
+    fn try_fold_with<F, T, R>(self, init: T, fold_op: F) -> TryFoldWith<Self, R, F>
     where
         F: Fn(T, Self::Item) -> R + Sync + Send,
         R: Try<Output = T> + Send,
@@ -899,7 +899,7 @@ pub trait ParallelIterator: Sized + Send {
     /// let v: Vec<i32> = vec![1, 2, 3].into_par_iter().intersperse(0).collect();
     /// assert_eq!(v, [1, 0, 2, 0, 3]);
     /// ```
-    fn intersperse(self, element: Self::Item) -> Intersperse<Self, Self::Item>
+    fn intersperse(self, element: Self::Item) -> Intersperse<Self>
     where
         Self::Item: Clone,
     {

@@ -130,7 +130,7 @@ impl<I, U, F> FoldChunksWith<I, U, F> {
 impl<I, U, F> ParallelIterator for FoldChunksWith<I, U, F>
 where
     I: IndexedParallelIterator,
-    U: Send + Clone + Sync,
+    U: Send + Clone,
     F: Fn(U, I::Item) -> U + Sync + Send,
 {
     type Item = U;
@@ -147,7 +147,7 @@ where
 impl<I, U, F> IndexedParallelIterator for FoldChunksWith<I, U, F>
 where
     I: IndexedParallelIterator,
-    U: Send + Clone + Sync,
+    U: Send + Clone,
     F: Fn(U, I::Item) -> U + Sync + Send,
 {
     fn drive<C: Consumer<U>>(self, consumer: C) -> C::Result {
@@ -159,11 +159,14 @@ where
     }
 
     fn with_producer<CB: ProducerCallback<U>>(self, callback: CB) -> CB::Output {
-        let (item, fold_op) = (&self.item, &self.fold_op);
-        let fold = |chunk: Vec<I::Item>| chunk.into_iter().fold(item.clone(), fold_op);
+        // `map_with` hands each piece its own copy of `item` (so `U` need not be `Sync`);
+        // each chunk folds from a clone of that copy.
+        let fold_op = &self.fold_op;
+        let fold =
+            move |item: &mut U, chunk: Vec<I::Item>| chunk.into_iter().fold(item.clone(), fold_op);
         self.base
             .chunks(self.chunk_size)
-            .map(fold)
+            .map_with(self.item, fold)
             .with_producer(callback)
     }
 }

@@ -20,13 +20,21 @@ use crate::iter::{IndexedParallelIterator, IntoParallelIterator, ParallelIterato
 /// ```
 #[must_use = "iterator adapters are lazy and do nothing unless consumed"]
 #[derive(Debug, Clone)]
-pub struct Intersperse<I, T> {
+pub struct Intersperse<I>
+where
+    I: ParallelIterator,
+    I::Item: Clone,
+{
     base: I,
-    separator: T,
+    separator: I::Item,
 }
 
-impl<I, T> Intersperse<I, T> {
-    pub(crate) fn new(base: I, separator: T) -> Self {
+impl<I> Intersperse<I>
+where
+    I: ParallelIterator,
+    I::Item: Clone,
+{
+    pub(crate) fn new(base: I, separator: I::Item) -> Self {
         Intersperse { base, separator }
     }
 }
@@ -39,7 +47,7 @@ fn output_len(base_len: usize, lead: bool) -> usize {
     }
 }
 
-impl<I, T> ParallelIterator for Intersperse<I, T>
+impl<I, T> ParallelIterator for Intersperse<I>
 where
     I: ParallelIterator<Item = T>,
     T: Clone + Send,
@@ -74,7 +82,7 @@ where
     }
 }
 
-impl<I, T> IndexedParallelIterator for Intersperse<I, T>
+impl<I, T> IndexedParallelIterator for Intersperse<I>
 where
     I: IndexedParallelIterator<Item = T>,
     T: Clone + Send,

@@ -2,6 +2,7 @@
 //! early exit (`None`, `Err`, `Break`) and yields it.
 
 use std::fmt;
+use std::marker::PhantomData;
 use std::ops::ControlFlow;
 
 use super::state::{CloneState, InitState, StateSource};
@@ -18,30 +19,43 @@ use crate::iter::ParallelIterator;
 /// assert_eq!(sums, Some(55));
 /// ```
 #[must_use = "iterator adapters are lazy and do nothing unless consumed"]
-#[derive(Clone)]
-pub struct TryFold<I, ID, F> {
+pub struct TryFold<I, R, ID, F> {
     base: I,
     identity: ID,
     fold_op: F,
+    // `R` (the fold's result type) is only named, never stored; `fn() -> R` keeps the
+    // adapter `Send`/`Sync` whatever `R` is.
+    result: PhantomData<fn() -> R>,
 }
 
-impl<I: fmt::Debug, ID, F> fmt::Debug for TryFold<I, ID, F> {
+impl<I: Clone, R, ID: Clone, F: Clone> Clone for TryFold<I, R, ID, F> {
+    fn clone(&self) -> Self {
+        TryFold::new(
+            self.base.clone(),
+            self.identity.clone(),
+            self.fold_op.clone(),
+        )
+    }
+}
+
+impl<I: fmt::Debug, R, ID, F> fmt::Debug for TryFold<I, R, ID, F> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("TryFold").field("base", &self.base).finish()
     }
 }
 
-impl<I, ID, F> TryFold<I, ID, F> {
+impl<I, R, ID, F> TryFold<I, R, ID, F> {
     pub(crate) fn new(base: I, identity: ID, fold_op: F) -> Self {
         TryFold {
             base,
             identity,
             fold_op,
+            result: PhantomData,
         }
     }
 }
 
-impl<U, R, I, ID, F> ParallelIterator for TryFold<I, ID, F>
+impl<U, R, I, ID, F> ParallelIterator for TryFold<I, R, ID, F>
 where
     I: ParallelIterator,
     F: Fn(U, I::Item) -> R + Sync + Send,
@@ -71,14 +85,25 @@ where
 /// assert_eq!(r, Ok(10));
 /// ```
 #[must_use = "iterator adapters are lazy and do nothing unless consumed"]
-#[derive(Clone)]
-pub struct TryFoldWith<I, U, F> {
+pub struct TryFoldWith<I, R: Try, F> {
     base: I,
-    item: U,
+    item: R::Output,
     fold_op: F,
 }
 
-impl<I: fmt::Debug, U: fmt::Debug, F> fmt::Debug for TryFoldWith<I, U, F> {
+impl<I: Clone, R: Try, F: Clone> Clone for TryFoldWith<I, R, F>
+where
+    R::Output: Clone,
+{
+    fn clone(&self) -> Self {
+        TryFoldWith::new(self.base.clone(), self.item.clone(), self.fold_op.clone())
+    }
+}
+
+impl<I: fmt::Debug, R: Try, F> fmt::Debug for TryFoldWith<I, R, F>
+where
+    R::Output: fmt::Debug,
+{
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("TryFoldWith")
             .field("base", &self.base)
@@ -87,8 +112,8 @@ impl<I: fmt::Debug, U: fmt::Debug, F> fmt::Debug for TryFoldWith<I, U, F> {
     }
 }
 
-impl<I, U, F> TryFoldWith<I, U, F> {
-    pub(crate) fn new(base: I, item: U, fold_op: F) -> Self {
+impl<I, R: Try, F> TryFoldWith<I, R, F> {
+    pub(crate) fn new(base: I, item: R::Output, fold_op: F) -> Self {
         TryFoldWith {
             base,
             item,
@@ -97,7 +122,7 @@ impl<I, U, F> TryFoldWith<I, U, F> {
     }
 }
 
-impl<U, R, I, F> ParallelIterator for TryFoldWith<I, U, F>
+impl<U, R, I, F> ParallelIterator for TryFoldWith<I, R, F>
 where
     I: ParallelIterator,
     F: Fn(U, I::Item) -> R + Sync + Send,

@@ -47,11 +47,20 @@ where
     FA: Send + ParallelExtend<A>,
     FB: Send + ParallelExtend<B>,
 {
-    left.par_extend(UnzipA {
-        base: par_iter,
-        op: Unzip,
-        right,
-    });
+    extend_both(par_iter, Unzip, left, right)
+}
+
+/// `ParallelExtend<Either<A, B>>` for a pair: appends the `Left`s to `left` and the
+/// `Right`s to `right`.
+pub(crate) fn partition_into<I, A, B, FA, FB>(par_iter: I, left: &mut FA, right: &mut FB)
+where
+    I: ParallelIterator<Item = Either<A, B>>,
+    A: Send,
+    B: Send,
+    FA: Send + ParallelExtend<A>,
+    FB: Send + ParallelExtend<B>,
+{
+    extend_both(par_iter, Partition(&std::convert::identity), left, right)
 }
 
 fn execute<I, OP, FA, FB>(par_iter: I, op: OP) -> (FA, FB)
@@ -62,12 +71,24 @@ where
     FB: Default + Send + ParallelExtend<OP::Right>,
 {
     let (mut left, mut right) = (FA::default(), FB::default());
+    extend_both(par_iter, op, &mut left, &mut right);
+    (left, right)
+}
+
+/// One pass over `par_iter` extends `left` and `right` with the parts `op` divides each
+/// item into.
+fn extend_both<I, OP, FA, FB>(par_iter: I, op: OP, left: &mut FA, right: &mut FB)
+where
+    I: ParallelIterator,
+    OP: UnzipOp<I::Item>,
+    FA: Send + ParallelExtend<OP::Left>,
+    FB: Send + ParallelExtend<OP::Right>,
+{
     left.par_extend(UnzipA {
         base: par_iter,
         op,
-        right: &mut right,
+        right,
     });
-    (left, right)
 }
 
 /// How an item is divided between the two sides.

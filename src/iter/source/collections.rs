@@ -6,7 +6,6 @@
 //! is sequential, the work on the items is parallel.
 
 use std::collections::{BTreeMap, BTreeSet, BinaryHeap, HashMap, HashSet, LinkedList, VecDeque};
-use std::hash::BuildHasher;
 use std::mem;
 use std::ops::RangeBounds;
 
@@ -52,7 +51,7 @@ impl<'a, K: Sync, V: Send, S> IntoParallelIterator for &'a mut HashMap<K, V, S> 
     }
 }
 
-impl<K: Send, V: Send, S: BuildHasher> ParallelDrainFull for &mut HashMap<K, V, S> {
+impl<K: Send, V: Send, S> ParallelDrainFull for &mut HashMap<K, V, S> {
     type Iter = VecIntoIter<(K, V)>;
     type Item = (K, V);
 
@@ -79,7 +78,7 @@ impl<'a, T: Sync, S> IntoParallelIterator for &'a HashSet<T, S> {
     }
 }
 
-impl<T: Send, S: BuildHasher> ParallelDrainFull for &mut HashSet<T, S> {
+impl<T: Send, S> ParallelDrainFull for &mut HashSet<T, S> {
     type Iter = VecIntoIter<T>;
     type Item = T;
 

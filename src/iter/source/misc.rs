@@ -208,6 +208,20 @@ pub fn repeat_n<T: Clone + Send>(element: T, count: usize) -> RepeatN<T> {
     RepeatN { element, count }
 }
 
+/// `count` clones of `element`: Rayon 1.10's name for [`repeat_n`] (deprecated since
+/// Rayon 1.11, which renamed it to match `std::iter::repeat_n`).
+///
+/// ```
+/// #![allow(deprecated)]
+/// use weft::prelude::*;
+///
+/// assert_eq!(weft::iter::repeatn(7u8, 3).collect::<Vec<_>>(), [7, 7, 7]);
+/// ```
+#[deprecated(note = "use `repeat_n`")]
+pub fn repeatn<T: Clone + Send>(element: T, count: usize) -> RepeatN<T> {
+    repeat_n(element, count)
+}
+
 /// The iterator returned by [`repeat_n`].
 #[must_use = "iterators are lazy and do nothing unless consumed"]
 #[derive(Clone, Debug)]

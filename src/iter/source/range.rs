@@ -73,7 +73,7 @@ range_integer! {
 #[must_use = "iterators are lazy and do nothing unless consumed"]
 #[derive(Clone, Debug)]
 pub struct Iter<T> {
-    range: Range<T>,
+    pub(super) range: Range<T>,
 }
 
 impl<T: RangeInteger> IntoParallelIterator for Range<T>

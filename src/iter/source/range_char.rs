@@ -4,6 +4,7 @@
 use std::ops::{Range, RangeInclusive};
 
 use super::range::Iter as RangeIter;
+use super::range_inclusive::Iter as InclusiveIter;
 use crate::iter::plumbing::*;
 use crate::iter::{IndexedParallelIterator, IntoParallelIterator, Map, ParallelIterator};
 
@@ -30,78 +31,94 @@ fn index_char(index: u32) -> char {
     char::from_u32(code).expect("indices come from char_index, so they map back to chars")
 }
 
-/// A parallel iterator over a range of `char`s (surrogates excluded).
+/// `start..end` of `char`s as indices into the surrogate-free numbering.
+fn char_indices(range: &Range<char>) -> Range<u32> {
+    let (start, end) = (char_index(range.start), char_index(range.end));
+    start..Ord::max(start, end)
+}
+
+/// `start..=end` of `char`s as a half-open range of indices.
+fn inclusive_char_indices(range: &RangeInclusive<char>) -> Range<u32> {
+    let start = char_index(*range.start());
+    if range.is_empty() {
+        return start..start;
+    }
+    start..char_index(*range.end()) + 1
+}
+
+/// The chars with indices in `indices`, as an indexed parallel iterator.
+fn chars(indices: Range<u32>) -> Map<RangeIter<u32>, fn(u32) -> char> {
+    RangeIter::new(indices).map(index_char as fn(u32) -> char)
+}
+
+/// A range of `char`s (surrogates excluded) is Rayon's `rayon::range::Iter<char>`.
 ///
 /// ```
 /// use weft::prelude::*;
 ///
-/// let letters: String = ('a'..='e').into_par_iter().collect();
-/// assert_eq!(letters, "abcde");
+/// let letters: weft::range::Iter<char> = ('a'..'f').into_par_iter();
+/// assert_eq!(letters.collect::<String>(), "abcde");
 /// assert_eq!(('\u{D7FF}'..'\u{E001}').into_par_iter().count(), 2);
 /// ```
-#[must_use = "iterators are lazy and do nothing unless consumed"]
-#[derive(Clone, Debug)]
-pub struct CharIter {
-    indices: Range<u32>,
-}
-
-impl CharIter {
-    fn chars(self) -> Map<RangeIter<u32>, fn(u32) -> char> {
-        RangeIter::new(self.indices).map(index_char as fn(u32) -> char)
-    }
-}
-
 impl IntoParallelIterator for Range<char> {
-    type Iter = CharIter;
+    type Iter = RangeIter<char>;
     type Item = char;
 
-    fn into_par_iter(self) -> CharIter {
-        let (start, end) = (char_index(self.start), char_index(self.end));
-        CharIter {
-            indices: start..Ord::max(start, end),
-        }
+    fn into_par_iter(self) -> RangeIter<char> {
+        RangeIter::new(self)
     }
 }
 
+/// An inclusive range of `char`s (surrogates excluded) is Rayon's
+/// `rayon::range_inclusive::Iter<char>`.
+///
+/// ```
+/// use weft::prelude::*;
+///
+/// let letters: weft::range_inclusive::Iter<char> = ('a'..='e').into_par_iter();
+/// assert_eq!(letters.rev().collect::<String>(), "edcba");
+/// ```
 impl IntoParallelIterator for RangeInclusive<char> {
-    type Iter = CharIter;
+    type Iter = InclusiveIter<char>;
     type Item = char;
 
-    fn into_par_iter(self) -> CharIter {
-        let start = char_index(*self.start());
-        if self.is_empty() {
-            return CharIter {
-                indices: start..start,
-            };
-        }
-        CharIter {
-            indices: start..char_index(*self.end()) + 1,
-        }
+    fn into_par_iter(self) -> InclusiveIter<char> {
+        InclusiveIter { range: self }
     }
 }
 
-impl ParallelIterator for CharIter {
-    type Item = char;
+/// Both `char` range iterators run as their index range mapped back to chars.
+macro_rules! char_range_iterator {
+    ($($iter:ty => $indices:ident;)*) => {$(
+        impl ParallelIterator for $iter {
+            type Item = char;
 
-    fn drive_unindexed<C: UnindexedConsumer<char>>(self, consumer: C) -> C::Result {
-        self.chars().drive_unindexed(consumer)
-    }
+            fn drive_unindexed<C: UnindexedConsumer<char>>(self, consumer: C) -> C::Result {
+                chars($indices(&self.range)).drive_unindexed(consumer)
+            }
 
-    fn opt_len(&self) -> Option<usize> {
-        Some(self.len())
-    }
+            fn opt_len(&self) -> Option<usize> {
+                Some(self.len())
+            }
+        }
+
+        impl IndexedParallelIterator for $iter {
+            fn drive<C: Consumer<char>>(self, consumer: C) -> C::Result {
+                chars($indices(&self.range)).drive(consumer)
+            }
+
+            fn len(&self) -> usize {
+                $indices(&self.range).len()
+            }
+
+            fn with_producer<CB: ProducerCallback<char>>(self, callback: CB) -> CB::Output {
+                chars($indices(&self.range)).with_producer(callback)
+            }
+        }
+    )*};
 }
 
-impl IndexedParallelIterator for CharIter {
-    fn drive<C: Consumer<char>>(self, consumer: C) -> C::Result {
-        self.chars().drive(consumer)
-    }
-
-    fn len(&self) -> usize {
-        self.indices.len()
-    }
-
-    fn with_producer<CB: ProducerCallback<char>>(self, callback: CB) -> CB::Output {
-        self.chars().with_producer(callback)
-    }
+char_range_iterator! {
+    RangeIter<char> => char_indices;
+    InclusiveIter<char> => inclusive_char_indices;
 }

@@ -24,7 +24,7 @@ use crate::iter::{
 #[must_use = "iterators are lazy and do nothing unless consumed"]
 #[derive(Clone, Debug)]
 pub struct Iter<T> {
-    range: RangeInclusive<T>,
+    pub(super) range: RangeInclusive<T>,
 }
 
 impl<T: RangeInteger> IntoParallelIterator for RangeInclusive<T>

@@ -1,4 +1,4 @@
-//! `&[T]` and `&mut [T]` (and so `&Vec<T>`, `&[T; N]`): producers that split the slice.
+//! `&[T]` and `&mut [T]` (and so `&Vec<T>`, `&[T; N]`, `&Box<[T]>`): producers that split the slice.
 
 use crate::iter::plumbing::*;
 use crate::iter::{IndexedParallelIterator, IntoParallelIterator, ParallelIterator};
@@ -84,6 +84,42 @@ impl<'data, T: Send + 'data> IntoParallelIterator for &'data mut Vec<T> {
 }
 
 impl<'data, T: Send + 'data, const N: usize> IntoParallelIterator for &'data mut [T; N] {
+    type Iter = IterMut<'data, T>;
+    type Item = &'data mut T;
+
+    fn into_par_iter(self) -> IterMut<'data, T> {
+        IterMut { slice: self }
+    }
+}
+
+/// `par_iter()` on a boxed slice, as on the slice it owns.
+///
+/// ```
+/// use weft::prelude::*;
+///
+/// let b: Box<[u32]> = vec![1, 2, 3].into_boxed_slice();
+/// let it: weft::slice::Iter<'_, u32> = (&b).into_par_iter();
+/// assert_eq!(it.sum::<u32>(), 6);
+/// ```
+impl<'data, T: Sync + 'data> IntoParallelIterator for &'data Box<[T]> {
+    type Iter = Iter<'data, T>;
+    type Item = &'data T;
+
+    fn into_par_iter(self) -> Iter<'data, T> {
+        Iter { slice: self }
+    }
+}
+
+/// `par_iter_mut()` on a boxed slice, as on the slice it owns.
+///
+/// ```
+/// use weft::prelude::*;
+///
+/// let mut b: Box<[u32]> = vec![1, 2, 3].into_boxed_slice();
+/// (&mut b).into_par_iter().for_each(|x| *x *= 10);
+/// assert_eq!(&*b, &[10, 20, 30]);
+/// ```
+impl<'data, T: Send + 'data> IntoParallelIterator for &'data mut Box<[T]> {
     type Iter = IterMut<'data, T>;
     type Item = &'data mut T;
 

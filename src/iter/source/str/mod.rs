@@ -12,7 +12,8 @@ use crate::iter::{
 };
 use split::CharTest;
 pub use split::{
-    Lines, MatchIndices, Matches, Split, SplitInclusive, SplitTerminator, SplitWhitespace,
+    Lines, MatchIndices, Matches, Split, SplitAsciiWhitespace, SplitInclusive, SplitTerminator,
+    SplitWhitespace,
 };
 
 /// A char pattern for `par_split` and friends: a `char`, a slice or array of chars, or a
@@ -205,7 +206,7 @@ pub trait ParallelString {
     /// let v: Vec<&str> = " a\tb  c".par_split_ascii_whitespace().collect();
     /// assert_eq!(v, ["a", "b", "c"]);
     /// ```
-    fn par_split_ascii_whitespace(&self) -> SplitWhitespace<'_> {
+    fn par_split_ascii_whitespace(&self) -> SplitAsciiWhitespace<'_> {
         let split = self.par_split(is_ascii_whitespace as CharTest);
         SplitWhitespace {
             words: split.filter(not_empty),

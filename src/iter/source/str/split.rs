@@ -144,6 +144,18 @@ pub struct SplitWhitespace<'a> {
     pub(super) words: Filter<Split<'a, CharTest>, fn(&&str) -> bool>,
 }
 
+/// Iterator over ASCII-whitespace-separated words, from
+/// [`ParallelString::par_split_ascii_whitespace`](super::ParallelString::par_split_ascii_whitespace)
+/// (Rayon's name; the same iterator as [`SplitWhitespace`], splitting on ASCII whitespace).
+///
+/// ```
+/// use weft::prelude::*;
+///
+/// let words: weft::str::SplitAsciiWhitespace<'_> = "a\u{3000}b c".par_split_ascii_whitespace();
+/// assert_eq!(words.collect::<Vec<_>>(), ["a\u{3000}b", "c"]);
+/// ```
+pub type SplitAsciiWhitespace<'a> = SplitWhitespace<'a>;
+
 /// A plain function testing a char (the separator of `par_split_whitespace`).
 pub(super) type CharTest = fn(char) -> bool;
 
