@@ -725,8 +725,16 @@ fn sources_ranges() {
     assert_eq!(it.sum::<u32>(), (0..=100u32).sum::<u32>());
     let it: rayon::range_inclusive::Iter<char> = ('a'..='z').into_par_iter();
     assert_eq!(it.collect::<String>(), ('a'..='z').collect::<String>());
+    // A length that overflows `usize`: the search stops at the first match.
     let it: rayon::range_inclusive::Iter<u64> = (0..=u64::MAX).into_par_iter();
-    assert_eq!(it.take_any_while(|&x| x < 3).count(), 3);
+    assert_eq!(it.find_first(|&x| x >= 5), Some(5));
+    // `take_any_while` may stop before a prefix is complete (any part may see a failing
+    // item first): what it takes passes the predicate, each item at most once.
+    let it: rayon::range_inclusive::Iter<u64> = (0..=u64::MAX).into_par_iter();
+    let mut taken: Vec<u64> = it.take_any_while(|&x| x < 3).collect();
+    taken.sort_unstable();
+    assert!(taken.windows(2).all(|w| w[0] < w[1]), "{taken:?}");
+    assert!(taken.iter().all(|&x| x < 3), "{taken:?}");
     let it: rayon::range_inclusive::Iter<i8> = (i8::MIN..=i8::MAX).into_par_iter();
     assert_eq!(it.len(), 256);
 }
@@ -1948,4 +1956,19 @@ fn adapters_stay_indexed_where_rayon_s_do() {
         len_of(rayon::iter::Either::<VI<'_>, VI<'_>>::Left(v.par_iter())),
         n
     );
+}
+
+/// Rayon's deprecated unordered `find` and `position` still compile and behave as
+/// `find_any` / `position_any`.
+#[test]
+#[allow(deprecated)]
+fn deprecated_find_and_position() {
+    let v = data(1000, 77);
+    let t = v[321];
+    let found = v.par_iter().find(|&&x| x == t);
+    assert_eq!(found, Some(&t));
+    assert_eq!(v.par_iter().find(|_| false), None);
+    let at = v.par_iter().position(|&x| x == t).expect("t is in v");
+    assert_eq!(v[at], t);
+    assert_eq!(v.par_iter().position(|_| false), None);
 }

@@ -337,6 +337,26 @@ pub trait IndexedParallelIterator: ParallelIterator {
         consumer::position(self, &predicate, Which::Any)
     }
 
+    /// Deprecated (as in Rayon): [`position_any`](Self::position_any) under its old name.
+    /// The search is not in order; use `position_any`, `position_first` or `position_last`.
+    ///
+    /// ```
+    /// # #![allow(deprecated)]
+    /// use weft::prelude::*;
+    ///
+    /// assert_eq!([5, 6, 7].par_iter().position(|&x| x == 7), Some(2));
+    /// ```
+    #[deprecated(
+        note = "parallel `position` does not search in order: use `position_any`, \
+                         `position_first` or `position_last`"
+    )]
+    fn position<P>(self, predicate: P) -> Option<usize>
+    where
+        P: Fn(Self::Item) -> bool + Sync + Send,
+    {
+        self.position_any(predicate)
+    }
+
     /// The index of the sequentially first item matching `predicate`.
     ///
     /// ```

@@ -680,6 +680,24 @@ pub trait ParallelIterator: Sized + Send {
         consumer::find_any(self, &predicate)
     }
 
+    /// Deprecated (as in Rayon): [`find_any`](Self::find_any) under its old name. The search
+    /// is not in order; use `find_any`, `find_first` or `find_last`.
+    ///
+    /// ```
+    /// # #![allow(deprecated)]
+    /// use weft::prelude::*;
+    ///
+    /// assert_eq!((0..100).into_par_iter().find(|&x| x * x == 49), Some(7));
+    /// ```
+    #[deprecated(note = "parallel `find` does not search in order: use `find_any`, \
+                         `find_first` or `find_last`")]
+    fn find<P>(self, predicate: P) -> Option<Self::Item>
+    where
+        P: Fn(&Self::Item) -> bool + Sync + Send,
+    {
+        self.find_any(predicate)
+    }
+
     /// The sequentially first item matching `predicate`.
     ///
     /// ```
