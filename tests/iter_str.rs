@@ -112,6 +112,59 @@ fn matches() {
     });
 }
 
+/// Every split and match method, for one pattern of each kind Rayon accepts: each kind
+/// folds with std's own searcher for it (`memchr` for a `char`), so each is checked.
+macro_rules! check_every_method {
+    ($text:expr, $pattern:expr) => {{
+        let (text, pattern) = ($text, $pattern);
+        let what = stringify!($pattern);
+        assert_eq!(
+            text.par_split(pattern).collect::<Vec<_>>(),
+            text.split(pattern).collect::<Vec<_>>(),
+            "split {what}"
+        );
+        assert_eq!(
+            text.par_split_inclusive(pattern).collect::<Vec<_>>(),
+            text.split_inclusive(pattern).collect::<Vec<_>>(),
+            "split_inclusive {what}"
+        );
+        assert_eq!(
+            text.par_split_terminator(pattern).collect::<Vec<_>>(),
+            text.split_terminator(pattern).collect::<Vec<_>>(),
+            "split_terminator {what}"
+        );
+        assert_eq!(
+            text.par_matches(pattern).collect::<Vec<_>>(),
+            text.matches(pattern).collect::<Vec<_>>(),
+            "matches {what}"
+        );
+        assert_eq!(
+            text.par_match_indices(pattern).collect::<Vec<_>>(),
+            text.match_indices(pattern).collect::<Vec<_>>(),
+            "match_indices {what}"
+        );
+    }};
+}
+
+#[test]
+fn every_pattern_kind_and_method() {
+    each_text(55, |text| {
+        let set: &[char] = &['z', 'ß', ' '];
+        let array = ['\n', '日'];
+        check_every_method!(text, 'a');
+        check_every_method!(text, '日');
+        check_every_method!(text, set);
+        check_every_method!(text, array);
+        check_every_method!(text, &array);
+        check_every_method!(text, |c: char| c == 'b' || c == '🦀');
+        check_every_method!(text, char::is_whitespace);
+        assert_eq!(
+            text.par_split_ascii_whitespace().collect::<Vec<_>>(),
+            text.split_ascii_whitespace().collect::<Vec<_>>()
+        );
+    });
+}
+
 #[test]
 fn string_sources() {
     in_pools(|_| {

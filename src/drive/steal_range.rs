@@ -63,6 +63,14 @@ const REST_SHARE_SHIFT: u32 = 3;
 /// published at once.
 const BLOCK_TIME_TARGET: Duration = Duration::from_micros(50);
 
+/// Once the owner has timed a block, each claim covers at least this long a run of items
+/// (see [`OwnerCursor::block_took`]). A claim costs a few hundred instructions (the RMW,
+/// the hand-off lock, a producer and a consumer split): without this floor a range of a few
+/// hundred cheap items took about 40 claims, which made a small parallel loop several times
+/// slower than Rayon's. A thief waits at most this long for work the owner has claimed,
+/// well under a block ([`BLOCK_TIME_TARGET`]), which bounds how late a steal is noticed anyway.
+const CLAIM_TIME_FLOOR: Duration = Duration::from_micros(10);
+
 /// The shared word: `low` in bits 0..32, `high` in bits 32..64. The owner's `fetch_add` adds
 /// to `low` directly; it never carries into `high` because the owner keeps
 /// `low + len <= high_seen <= u32::MAX` (invariant I4 in `drive/README.md`).
@@ -125,6 +133,9 @@ pub(crate) struct OwnerCursor {
     high_seen: u32,
     next_len: u32,
     block_len: u32,
+    /// The shortest claim: about [`CLAIM_TIME_FLOOR`] of items at the last block's rate;
+    /// 0 before any block is timed.
+    claim_floor: u32,
     /// The last block took at least half the target: items are slow.
     slow: bool,
     limits: ChunkLimits,
@@ -154,6 +165,7 @@ impl StealRange {
             next_len: limits.min_len,
             // No measurement yet: a chunk is one block until one is seen to be slow.
             block_len: u32::MAX,
+            claim_floor: 0,
             slow: false,
             limits,
         };
@@ -262,15 +274,23 @@ impl OwnerCursor {
     /// two blocks. So a block slower than [`BLOCK_TIME_TARGET`] scales the next one down to
     /// about the target (never below `min_len`); a full block faster than half the target
     /// lets the next one double; in between the length stays. Cheap items thus get long
-    /// blocks (often the whole chunk), expensive ones about 50 µs each; chunk lengths, and so
-    /// the claims with their hand-off lock, do not depend on time at all.
+    /// blocks (often the whole chunk), expensive ones about 50 µs each.
+    ///
+    /// The same measurement sets the claim floor (the only way time enters the claims): the next claims cover at least about
+    /// [`CLAIM_TIME_FLOOR`] of items at this block's rate. The block's time includes the
+    /// claim and the clock read before it, so the rate errs on the slow side and the floor
+    /// on the short side. Slow items (a floor below `min_len`) leave the claims as they are.
     pub(crate) fn block_took(&mut self, len: u32, elapsed: Duration) {
+        // 64-bit arithmetic (a 128-bit division is a libcall): `len < 2^32` times a target
+        // of 50 000 ns cannot overflow.
+        let elapsed_ns = u64::try_from(elapsed.as_nanos()).unwrap_or(u64::MAX);
+        let floor_ns = CLAIM_TIME_FLOOR.as_nanos() as u64;
+        self.claim_floor = (u64::from(len) * floor_ns)
+            .checked_div(elapsed_ns)
+            .map_or(u32::MAX, |floor| u32::try_from(floor).unwrap_or(u32::MAX));
         self.slow = elapsed >= BLOCK_TIME_TARGET / 2;
         if elapsed > BLOCK_TIME_TARGET {
-            // 64-bit arithmetic (a 128-bit division is a libcall): `len < 2^32` times a
-            // target of 50 000 ns cannot overflow, and `elapsed` exceeds the target here, so
-            // `scaled` is below `len`.
-            let elapsed_ns = u64::try_from(elapsed.as_nanos()).unwrap_or(u64::MAX);
+            // `elapsed` exceeds the target here, so `scaled` is below `len`.
             let target_ns = BLOCK_TIME_TARGET.as_nanos() as u64;
             let scaled = (u64::from(len) * target_ns / elapsed_ns) as u32;
             self.block_len = scaled.max(self.limits.min_len);
@@ -294,15 +314,19 @@ impl OwnerCursor {
         self.remaining() / 2 >= self.limits.min_len
     }
 
-    /// The length of the next claim: the doubling `next_len`, capped by an eighth of the rest
-    /// and by `max_len`, raised to `min_len`, cut to the rest. `None` when nothing is left.
+    /// The length of the next claim: the doubling `next_len`, capped by an eighth of the rest,
+    /// raised to the claim floor, capped by `max_len`, raised to `min_len`, cut to the rest.
+    /// `None` when nothing is left.
     #[inline]
     fn next_claim_len(&self) -> Option<u32> {
         let rest = self.remaining();
         if rest == 0 {
             return None;
         }
-        let len = self.next_len.min(rest >> REST_SHARE_SHIFT);
+        let len = self
+            .next_len
+            .min(rest >> REST_SHARE_SHIFT)
+            .max(self.claim_floor);
         Some(
             len.clamp(self.limits.min_len, self.limits.max_len)
                 .min(rest),

@@ -126,6 +126,52 @@ fn claims_do_not_depend_on_block_timing() {
 }
 
 #[test]
+fn fast_blocks_raise_claims_to_the_claim_floor_and_slow_ones_leave_them() {
+    use std::time::Duration;
+    let ns = Duration::from_nanos;
+    let (range, mut cursor) = StealRange::new(0..1_000_000, ChunkLimits::DEFAULT);
+    let next_len = |cursor: &mut super::OwnerCursor| {
+        let chunk = range.take_chunk(cursor).expect("plenty left");
+        chunk.indices.end - chunk.indices.start
+    };
+    assert_eq!(next_len(&mut cursor), 1, "nothing timed yet: min_len");
+    // 1 item in 200 ns: 10 µs (CLAIM_TIME_FLOOR) is 50 items, more than the doubling's 2.
+    cursor.block_took(1, ns(200));
+    assert_eq!(next_len(&mut cursor), 50);
+    // 50 items in 100 ns: the floor is 5000, above an eighth of the rest too.
+    cursor.block_took(50, ns(100));
+    assert_eq!(next_len(&mut cursor), 5000);
+    // A block too fast for the clock: the floor is everything that is left.
+    cursor.block_took(5000, ns(0));
+    assert_eq!(next_len(&mut cursor), 1_000_000 - 5051);
+    assert!(range.take_chunk(&mut cursor).is_none());
+
+    // Slow items: a floor below the doubling changes nothing, and `max_len` still caps.
+    let (range, mut cursor) = StealRange::new(0..1_000_000, ChunkLimits::new(1, 300));
+    let mut lens = Vec::new();
+    for _ in 0..4 {
+        lens.push(
+            range
+                .take_chunk(&mut cursor)
+                .expect("plenty left")
+                .indices
+                .len(),
+        );
+        cursor.block_took(1, Duration::from_micros(20));
+    }
+    assert_eq!(lens, [1, 2, 4, 8]);
+    cursor.block_took(1, ns(1));
+    assert_eq!(
+        range
+            .take_chunk(&mut cursor)
+            .expect("plenty left")
+            .indices
+            .len(),
+        300
+    );
+}
+
+#[test]
 fn a_peek_reports_each_steal_once_and_restarts_the_chunks_like_a_claim() {
     let (range, mut cursor) = StealRange::new(0..1000, ChunkLimits::DEFAULT);
     let first = range.take_chunk(&mut cursor).expect("plenty left");

@@ -10,7 +10,6 @@ use crate::iter::plumbing::*;
 use crate::iter::{
     Copied, FlatMapIter, IndexedParallelIterator, IntoParallelRefIterator, ParallelIterator,
 };
-use split::CharTest;
 pub use split::{
     Lines, MatchIndices, Matches, Split, SplitAsciiWhitespace, SplitInclusive, SplitTerminator,
     SplitWhitespace,
@@ -29,6 +28,19 @@ pub trait Pattern: Sync + Send + sealed::Sealed {
     /// Whether `c` matches.
     #[doc(hidden)]
     fn matches_char(&self, c: char) -> bool;
+
+    /// Folds the substrings of `text` between matches (`str::split`, or
+    /// `str::split_inclusive` if `inclusive`), searching with std's own searcher for this
+    /// pattern (`memchr` for a `char`), not char by char.
+    #[doc(hidden)]
+    fn fold_splits<'a, F: Folder<&'a str>>(&self, text: &'a str, inclusive: bool, folder: F) -> F;
+
+    /// Folds `map(offset + position, match)` over the matches in `text` (`str::match_indices`).
+    #[doc(hidden)]
+    fn fold_match_indices<'a, T, F, M>(&self, text: &'a str, offset: usize, map: M, folder: F) -> F
+    where
+        F: Folder<T>,
+        M: Fn(usize, &'a str) -> T;
 }
 
 mod sealed {
@@ -38,35 +50,115 @@ mod sealed {
     impl<const N: usize> Sealed for [char; N] {}
     impl<const N: usize> Sealed for &[char; N] {}
     impl<F: Fn(char) -> bool> Sealed for F {}
+    impl Sealed for super::Whitespace {}
+}
+
+/// Implements `Pattern` for a type whose value `$pattern` (with `self` bound to `$this`)
+/// is also a std `str` pattern, so that the folds run std's searcher for it.
+macro_rules! std_pattern {
+    ($this:ident => $pattern:expr) => {
+        fn fold_splits<'a, F: Folder<&'a str>>(
+            &$this,
+            text: &'a str,
+            inclusive: bool,
+            folder: F,
+        ) -> F {
+            if inclusive {
+                folder.consume_iter(text.split_inclusive($pattern))
+            } else {
+                folder.consume_iter(text.split($pattern))
+            }
+        }
+
+        fn fold_match_indices<'a, T, F, M>(
+            &$this,
+            text: &'a str,
+            offset: usize,
+            map: M,
+            folder: F,
+        ) -> F
+        where
+            F: Folder<T>,
+            M: Fn(usize, &'a str) -> T,
+        {
+            let matches = text.match_indices($pattern);
+            folder.consume_iter(matches.map(|(at, found)| map(offset + at, found)))
+        }
+    };
 }
 
 impl Pattern for char {
     fn matches_char(&self, c: char) -> bool {
         *self == c
     }
+    std_pattern!(self => *self);
 }
 
 impl Pattern for &[char] {
     fn matches_char(&self, c: char) -> bool {
         self.contains(&c)
     }
+    std_pattern!(self => *self);
 }
 
 impl<const N: usize> Pattern for [char; N] {
     fn matches_char(&self, c: char) -> bool {
         self.contains(&c)
     }
+    std_pattern!(self => *self);
 }
 
 impl<const N: usize> Pattern for &[char; N] {
     fn matches_char(&self, c: char) -> bool {
         self.contains(&c)
     }
+    std_pattern!(self => *self);
 }
 
-impl<F: Fn(char) -> bool + Sync + Send> Pattern for F {
+impl<Test: Fn(char) -> bool + Sync + Send> Pattern for Test {
     fn matches_char(&self, c: char) -> bool {
         self(c)
+    }
+    std_pattern!(self => self);
+}
+
+/// The separator of `par_split_whitespace` (Unicode) or `par_split_ascii_whitespace`. A
+/// type of its own rather than a `fn(char) -> bool`, so that the test is inlined into the
+/// split loop instead of being an indirect call per char.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Whitespace {
+    ascii: bool,
+}
+
+impl Pattern for Whitespace {
+    fn matches_char(&self, c: char) -> bool {
+        if self.ascii {
+            c.is_ascii_whitespace()
+        } else {
+            c.is_whitespace()
+        }
+    }
+
+    fn fold_splits<'a, F: Folder<&'a str>>(&self, text: &'a str, inclusive: bool, folder: F) -> F {
+        match self.ascii {
+            true => {
+                Pattern::fold_splits(&|c: char| c.is_ascii_whitespace(), text, inclusive, folder)
+            }
+            false => Pattern::fold_splits(&char::is_whitespace, text, inclusive, folder),
+        }
+    }
+
+    fn fold_match_indices<'a, T, F, M>(&self, text: &'a str, offset: usize, map: M, folder: F) -> F
+    where
+        F: Folder<T>,
+        M: Fn(usize, &'a str) -> T,
+    {
+        match self.ascii {
+            true => {
+                (|c: char| c.is_ascii_whitespace()).fold_match_indices(text, offset, map, folder)
+            }
+            false => char::is_whitespace.fold_match_indices(text, offset, map, folder),
+        }
     }
 }
 
@@ -191,9 +283,8 @@ pub trait ParallelString {
     /// assert_eq!(v, ["a", "bc", "d"]);
     /// ```
     fn par_split_whitespace(&self) -> SplitWhitespace<'_> {
-        let split = self.par_split(char::is_whitespace as CharTest);
         SplitWhitespace {
-            words: split.filter(not_empty),
+            split: self.par_split(Whitespace { ascii: false }),
         }
     }
 
@@ -207,9 +298,8 @@ pub trait ParallelString {
     /// assert_eq!(v, ["a", "b", "c"]);
     /// ```
     fn par_split_ascii_whitespace(&self) -> SplitAsciiWhitespace<'_> {
-        let split = self.par_split(is_ascii_whitespace as CharTest);
         SplitWhitespace {
-            words: split.filter(not_empty),
+            split: self.par_split(Whitespace { ascii: true }),
         }
     }
 
@@ -287,14 +377,6 @@ fn strip_carriage_return(line: &str) -> &str {
     line.strip_suffix('\r').unwrap_or(line)
 }
 
-fn is_ascii_whitespace(c: char) -> bool {
-    c.is_ascii_whitespace()
-}
-
-fn not_empty(s: &&str) -> bool {
-    !s.is_empty()
-}
-
 /// A char boundary near the middle of `text` (0 if there is none inside).
 pub(super) fn middle_boundary(text: &str) -> usize {
     let mid = text.len() / 2;
@@ -304,7 +386,7 @@ pub(super) fn middle_boundary(text: &str) -> usize {
 }
 
 /// Splits `text` at a char boundary near its middle, if both halves are non-empty.
-fn halve(text: &str) -> Option<(&str, &str)> {
+pub(super) fn halve(text: &str) -> Option<(&str, &str)> {
     let at = middle_boundary(text);
     (at > 0 && at < text.len()).then(|| text.split_at(at))
 }

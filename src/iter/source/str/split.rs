@@ -1,9 +1,9 @@
 //! The pattern splits of `ParallelString`: a piece splits only at a separator near its
 //! middle, dropping the separator, so the pieces of the halves are the pieces of the whole.
 
-use super::{middle_boundary, CharIndices, Pattern};
+use super::{halve, middle_boundary, Pattern, Whitespace};
 use crate::iter::plumbing::*;
-use crate::iter::{Filter, Map, ParallelIterator};
+use crate::iter::{Map, ParallelIterator};
 
 /// Iterator over substrings between separators, from [`ParallelString::par_split`](super::ParallelString::par_split).
 #[must_use = "iterators are lazy and do nothing unless consumed"]
@@ -91,13 +91,8 @@ impl<'a, P: Pattern> UnindexedProducer for SplitProducer<'a, '_, P> {
     }
 
     fn fold_with<F: Folder<&'a str>>(self, folder: F) -> F {
-        let separator = self.separator;
-        let is_separator = |c| separator.matches_char(c);
-        if self.inclusive {
-            folder.consume_iter(self.text.split_inclusive(is_separator))
-        } else {
-            folder.consume_iter(self.text.split(is_separator))
-        }
+        self.separator
+            .fold_splits(self.text, self.inclusive, folder)
     }
 }
 
@@ -141,7 +136,7 @@ impl<'a> ParallelIterator for Lines<'a> {
 #[must_use = "iterators are lazy and do nothing unless consumed"]
 #[derive(Debug, Clone)]
 pub struct SplitWhitespace<'a> {
-    pub(super) words: Filter<Split<'a, CharTest>, fn(&&str) -> bool>,
+    pub(super) split: Split<'a, Whitespace>,
 }
 
 /// Iterator over ASCII-whitespace-separated words, from
@@ -156,14 +151,13 @@ pub struct SplitWhitespace<'a> {
 /// ```
 pub type SplitAsciiWhitespace<'a> = SplitWhitespace<'a>;
 
-/// A plain function testing a char (the separator of `par_split_whitespace`).
-pub(super) type CharTest = fn(char) -> bool;
-
 impl<'a> ParallelIterator for SplitWhitespace<'a> {
     type Item = &'a str;
 
     fn drive_unindexed<C: UnindexedConsumer<&'a str>>(self, consumer: C) -> C::Result {
-        self.words.drive_unindexed(consumer)
+        self.split
+            .filter(|word: &&str| !word.is_empty())
+            .drive_unindexed(consumer)
     }
 }
 
@@ -179,15 +173,13 @@ impl<'a, P: Pattern> ParallelIterator for Matches<'a, P> {
     type Item = &'a str;
 
     fn drive_unindexed<C: UnindexedConsumer<&'a str>>(self, consumer: C) -> C::Result {
-        let (text, pattern) = (self.text, &self.pattern);
-        let matched = move |(at, c): (usize, char)| {
-            pattern
-                .matches_char(c)
-                .then(|| &text[at..at + c.len_utf8()])
+        let producer = MatchesProducer {
+            text: self.text,
+            offset: 0,
+            pattern: &self.pattern,
+            map: &|_, found| found,
         };
-        CharIndices { text }
-            .filter_map(matched)
-            .drive_unindexed(consumer)
+        bridge_unindexed(producer, consumer)
     }
 }
 
@@ -204,14 +196,49 @@ impl<'a, P: Pattern> ParallelIterator for MatchIndices<'a, P> {
     type Item = (usize, &'a str);
 
     fn drive_unindexed<C: UnindexedConsumer<Self::Item>>(self, consumer: C) -> C::Result {
-        let (text, pattern) = (self.text, &self.pattern);
-        let matched = move |(at, c): (usize, char)| {
-            pattern
-                .matches_char(c)
-                .then(|| (at, &text[at..at + c.len_utf8()]))
+        let producer = MatchesProducer {
+            text: self.text,
+            offset: 0,
+            pattern: &self.pattern,
+            map: &|at, found| (at, found),
         };
-        CharIndices { text }
-            .filter_map(matched)
-            .drive_unindexed(consumer)
+        bridge_unindexed(producer, consumer)
+    }
+}
+
+/// The matches of a char pattern in `text` (at byte `offset` of the whole string), each
+/// passed through `map(position, match)`. A match is one char, so any char boundary is a
+/// valid place to split.
+struct MatchesProducer<'a, 'p, P, M> {
+    text: &'a str,
+    offset: usize,
+    pattern: &'p P,
+    map: &'p M,
+}
+
+impl<'a, T, P, M> UnindexedProducer for MatchesProducer<'a, '_, P, M>
+where
+    P: Pattern,
+    M: Fn(usize, &'a str) -> T + Sync,
+{
+    type Item = T;
+
+    fn split(self) -> (Self, Option<Self>) {
+        match halve(self.text) {
+            Some((left, right)) => {
+                let right = MatchesProducer {
+                    text: right,
+                    offset: self.offset + left.len(),
+                    ..self
+                };
+                (MatchesProducer { text: left, ..self }, Some(right))
+            }
+            None => (self, None),
+        }
+    }
+
+    fn fold_with<F: Folder<T>>(self, folder: F) -> F {
+        self.pattern
+            .fold_match_indices(self.text, self.offset, self.map, folder)
     }
 }

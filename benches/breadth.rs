@@ -1,0 +1,166 @@
+//! Breadth benchmark: weft against Rayon on about 40 common iterator patterns (collects,
+//! filters, flat maps, searches, reductions, string splits, nested and small loops), at 1
+//! and 2 threads, to catch a pattern where weft falls behind. `benches/iter.rs` and
+//! `benches/sort.rs` hold the issue targets with their sequential baselines; this one
+//! compares the two libraries only (both run the same source, `breadth/kernels.rs`).
+//!
+//! `cargo bench --bench breadth` times every kernel, all four contenders interleaved
+//! round-robin (see `interleave/mod.rs`), and prints weft's median time over Rayon's at 1
+//! and 2 threads (below 1: weft faster), the ratio of the fastest calls in brackets.
+//! Before timing, each contender runs the kernel once on fresh inputs and the digests must
+//! agree. Environment: `WEFT_BENCH_ROUNDS` (default 15), `WEFT_BENCH_ONLY=max,unzip`,
+//! `WEFT_BREADTH_N` (items, default 2·10^6), and `WEFT_BREADTH_ONE=kernel:contender`
+//! (contender `weft-1`, `rayon-1`, `weft-2`, `rayon-2` or kernel `none`), which runs one
+//! call and exits: under `valgrind --tool=callgrind`, its instruction count minus that of
+//! `none` is the kernel's.
+#![allow(missing_docs)]
+
+#[path = "interleave/mod.rs"]
+#[allow(dead_code)] // `requested`: this bench is always interleaved
+mod interleave;
+
+use std::hint::black_box;
+use std::time::Instant;
+
+/// The inputs every kernel reads: two random `u64` vectors and a text of words.
+#[derive(Debug)]
+pub struct Input {
+    v: Vec<u64>,
+    w: Vec<u64>,
+    text: String,
+    /// An element three quarters into `v`, for the searches.
+    target: u64,
+}
+
+use weft as weft_impl;
+
+mod weft_side {
+    use crate::weft_impl as par;
+    include!("breadth/kernels.rs");
+}
+
+mod rayon_side {
+    use rayon as par;
+    include!("breadth/kernels.rs");
+}
+
+fn input(n: usize) -> Input {
+    let mut state = 0x1234_5678_9abc_def0u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let v: Vec<u64> = (0..n).map(|_| next()).collect();
+    let w: Vec<u64> = (0..n).map(|_| next()).collect();
+    let words = [
+        "alpha",
+        "be",
+        "gamma",
+        "delta",
+        "epsilon",
+        "z",
+        "theta",
+        "iota\n",
+        "kappa  ",
+        "lambda\n\n",
+    ];
+    let mut text = String::new();
+    while text.len() < 4 * n {
+        text.push_str(words[(next() % 10) as usize]);
+        text.push(' ');
+    }
+    let target = v[n * 3 / 4];
+    Input { v, w, text, target }
+}
+
+const CONTENDERS: [&str; 4] = ["weft-1", "rayon-1", "weft-2", "rayon-2"];
+
+fn main() {
+    let env = |name: &str| std::env::var(name).ok();
+    let n: usize = env("WEFT_BREADTH_N")
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(2_000_000);
+    let input = input(n);
+    let weft_pools: Vec<weft::ThreadPool> = [1, 2]
+        .map(|threads| {
+            weft::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap()
+        })
+        .into();
+    let rayon_pools: Vec<rayon::ThreadPool> = [1, 2]
+        .map(|threads| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap()
+        })
+        .into();
+    let call = |contender: usize, kernel: usize, scratch: &mut [u64]| -> u64 {
+        let pool = contender / 2;
+        if contender % 2 == 0 {
+            weft_pools[pool].install(|| (weft_side::ALL[kernel].1)(&input, scratch))
+        } else {
+            rayon_pools[pool].install(|| (rayon_side::ALL[kernel].1)(&input, scratch))
+        }
+    };
+
+    if let Some(one) = env("WEFT_BREADTH_ONE") {
+        let (kernel, contender) = one.split_once(':').expect("kernel:contender");
+        let mut scratch = input.v.clone();
+        if kernel != "none" {
+            let k = weft_side::ALL
+                .iter()
+                .position(|e| e.0 == kernel)
+                .expect("a kernel name");
+            let c = CONTENDERS
+                .iter()
+                .position(|&e| e == contender)
+                .expect("a contender");
+            black_box(call(c, k, &mut scratch));
+        }
+        black_box(&scratch);
+        return;
+    }
+
+    let rounds = interleave::rounds(15);
+    println!(
+        "n = {n}, {rounds} interleaved rounds: weft time / Rayon time, median (fastest calls)"
+    );
+    for (k, (name, _)) in weft_side::ALL.iter().enumerate() {
+        if !interleave::selected(name) {
+            continue;
+        }
+        let digests: Vec<u64> = (0..CONTENDERS.len())
+            .map(|c| {
+                let mut scratch = input.v.clone();
+                let result = call(c, k, &mut scratch);
+                result ^ scratch.iter().fold(0u64, |acc, &x| acc.rotate_left(1) ^ x)
+            })
+            .collect();
+        assert!(
+            digests.iter().all(|&d| d == digests[0]),
+            "{name}: the contenders disagree: {digests:?}"
+        );
+        let mut scratch: Vec<Vec<u64>> = CONTENDERS.iter().map(|_| input.v.clone()).collect();
+        let times = interleave::round_robin(CONTENDERS.len(), rounds, |c| {
+            let start = Instant::now();
+            black_box(call(c, k, &mut scratch[c]));
+            start.elapsed()
+        });
+        let ratio = |weft: usize| {
+            let median = interleave::median(&times[weft]) / interleave::median(&times[weft + 1]);
+            let best = interleave::fastest(&times[weft]) / interleave::fastest(&times[weft + 1]);
+            format!("{median:6.3} ({best:5.3})")
+        };
+        println!(
+            "{name:26} 1 thread {} | 2 threads {} | weft-2 {:8.3} ms",
+            ratio(0),
+            ratio(2),
+            interleave::median(&times[2]) * 1e3
+        );
+    }
+}
