@@ -309,6 +309,14 @@ impl OwnerCursor {
         self.slow
     }
 
+    /// Whether `left`, the unfolded rest of the owner's current chunk, is all the range has
+    /// left and takes at most about [`CLAIM_TIME_FLOOR`] at the last block's rate: then the
+    /// driver folds it in one untimed block, as no later claim or block needs the time.
+    #[inline]
+    pub(crate) fn is_short_last_chunk(&self, left: u32) -> bool {
+        self.remaining() == 0 && left <= self.claim_floor
+    }
+
     /// Whether a thief could take something from what is left: worth a "steal me" job.
     pub(crate) fn worth_stealing(&self) -> bool {
         self.remaining() / 2 >= self.limits.min_len

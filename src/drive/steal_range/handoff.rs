@@ -111,6 +111,16 @@ impl<T: SplitAt> Handoff<T> {
 impl<T: SplitAt> Pieces<T> {
     /// Removes the piece holding `claim`, puts back what lies below and above, returns the rest.
     fn take_out(&mut self, claim: Range<u32>) -> T {
+        // The common case, an owner's chunk: a prefix of the first piece. One `split_at`,
+        // nothing else to look at or put back.
+        if let Some(first) = self
+            .first
+            .take_if(|piece| piece.indices.start == claim.start && claim.end <= piece.indices.end)
+        {
+            let (mine, above) = first.cut(claim.end);
+            self.first = above;
+            return mine.expect("a claim is never empty").value;
+        }
         let piece = self.remove_containing(&claim);
         let (below, from_claim) = piece.cut(claim.start);
         let (mine, above) = from_claim.expect("a claim is never empty").cut(claim.end);
