@@ -197,7 +197,7 @@ pub(crate) fn collect_strings(i: &Input, _: &mut [u64]) -> u64 {
         .collect();
     v.iter().map(|s| s.len() as u64).sum()
 }
-pub(crate) fn sum_f64_as_bits(i: &Input, _: &mut [u64]) -> u64 {
+pub(crate) fn sum_f64(i: &Input, _: &mut [u64]) -> u64 {
     // Integer-valued f64s below 2^53 so every order of summation is exact.
     i.v.par_iter().map(|&x| (x >> 40) as f64).sum::<f64>() as u64
 }
@@ -528,7 +528,7 @@ pub(crate) const ALL: &[(&str, Kernel)] = &[
     ("windows_count", windows_count),
     ("reduce_with", reduce_with),
     ("collect_strings", collect_strings),
-    ("sum_f64", sum_f64_as_bits),
+    ("sum_f64", sum_f64),
     ("collect_hashmap", collect_hashmap),
     ("collect_hashset", collect_hashset),
     ("collect_btreemap", collect_btreemap),
