@@ -123,6 +123,17 @@ struct ChunkSeq<P> {
     base_len: usize,
 }
 
+/// The `len` items of `chunk` as a vector. Pushed from the producer's own `fold` into a
+/// vector reserved up front, rather than `collect`ed: a producer's iterator (say a
+/// `MapIter`) is not `TrustedLen`, and `collect` then writes the length back to memory and
+/// tests the capacity per item (`chunks(16)` of copied `u64`s: 10 instructions per item in
+/// that loop, against a copy for Rayon's `TrustedLen` iterators).
+fn chunk_vec<P: Producer>(chunk: P, len: usize) -> Vec<P::Item> {
+    let mut items = Vec::with_capacity(len);
+    chunk.into_iter().for_each(|item| items.push(item));
+    items
+}
+
 impl<P: Producer> Iterator for ChunkSeq<P> {
     type Item = Vec<P::Item>;
 
@@ -134,7 +145,7 @@ impl<P: Producer> Iterator for ChunkSeq<P> {
         if self.base_len > 0 {
             self.base = Some(rest);
         }
-        Some(chunk.into_iter().collect())
+        Some(chunk_vec(chunk, take))
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
@@ -155,7 +166,7 @@ impl<P: Producer> DoubleEndedIterator for ChunkSeq<P> {
         if self.base_len > 0 {
             self.base = Some(rest);
         }
-        Some(chunk.into_iter().collect())
+        Some(chunk_vec(chunk, last_len))
     }
 }
 
