@@ -104,7 +104,9 @@ where
     }
 
     fn consume_iter<I: IntoIterator<Item = T>>(self, iter: I) -> Self {
-        let acc = iter.into_iter().fold(self.acc, self.op);
+        // A direct call, not `&OP`'s `FnMut` shim (see `MapIter`).
+        let op = self.op;
+        let acc = iter.into_iter().fold(self.acc, |acc, item| op(acc, item));
         ReduceFolder { op: self.op, acc }
     }
 
@@ -225,7 +227,8 @@ where
     fn consume_iter<I: IntoIterator<Item = T>>(self, iter: I) -> Self {
         let mut iter = iter.into_iter();
         let acc = self.acc.or_else(|| iter.next());
-        let acc = acc.map(|acc| iter.fold(acc, self.op));
+        let op = self.op;
+        let acc = acc.map(|acc| iter.fold(acc, |acc, item| op(acc, item)));
         ReduceWithFolder { op: self.op, acc }
     }
 
