@@ -1,4 +1,4 @@
-//! Breadth benchmark: weft against Rayon on about 85 common iterator patterns (collects,
+//! Breadth benchmark: weft against Rayon on about 105 common iterator patterns (collects,
 //! filters, flat maps, searches, reductions, string splits, nested and small loops), at 1
 //! and 2 threads, to catch a pattern where weft falls behind. `benches/iter.rs` and
 //! `benches/sort.rs` hold the issue targets with their sequential baselines; this one
@@ -37,6 +37,11 @@ pub struct Input {
     nested: Vec<Vec<u64>>,
     /// The first sixteenth of `v` formatted in decimal (an owned input, cloned by its kernel).
     strings: Vec<String>,
+    /// The first quarter of `v` and `w` as map entries, and `v` as a deque (the collection
+    /// sources).
+    map: std::collections::HashMap<u64, u64>,
+    tree: std::collections::BTreeMap<u64, u64>,
+    deque: std::collections::VecDeque<u64>,
 }
 
 use weft as weft_impl;
@@ -88,6 +93,9 @@ fn input(n: usize) -> Input {
         rest = tail;
     }
     let strings = v[..n / 16].iter().map(|x| x.to_string()).collect();
+    let map = v[..n / 4].iter().copied().zip(w.iter().copied()).collect();
+    let tree = v[..n / 4].iter().copied().zip(w.iter().copied()).collect();
+    let deque = v.iter().copied().collect();
     Input {
         v,
         w,
@@ -96,6 +104,9 @@ fn input(n: usize) -> Input {
         u,
         nested,
         strings,
+        map,
+        tree,
+        deque,
     }
 }
 

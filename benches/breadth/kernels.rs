@@ -487,6 +487,124 @@ pub(crate) fn join_fib(_: &Input, _: &mut [u64]) -> u64 {
     fib(25)
 }
 
+// ---- third batch: more sources and adapters ----
+pub(crate) fn hashmap_source_sum(i: &Input, _: &mut [u64]) -> u64 {
+    i.map.par_iter().map(|(&k, &v)| (k ^ v) >> 20).sum()
+}
+pub(crate) fn btreemap_source_sum(i: &Input, _: &mut [u64]) -> u64 {
+    i.tree.par_iter().map(|(&k, &v)| (k ^ v) >> 20).sum()
+}
+pub(crate) fn vecdeque_source_sum(i: &Input, _: &mut [u64]) -> u64 {
+    i.deque.par_iter().map(|&x| x >> 20).sum()
+}
+pub(crate) fn range_inclusive_sum(i: &Input, _: &mut [u64]) -> u64 {
+    (0..=i.v.len() as u64).into_par_iter().map(|x| x ^ (x >> 3)).sum()
+}
+pub(crate) fn bytes_count(i: &Input, _: &mut [u64]) -> u64 {
+    i.text.par_bytes().filter(|&b| b == b'a').count() as u64
+}
+pub(crate) fn char_indices_sum(i: &Input, _: &mut [u64]) -> u64 {
+    i.text
+        .par_char_indices()
+        .filter(|&(_, c)| c == 'e')
+        .map(|(k, _)| k as u64)
+        .sum()
+}
+pub(crate) fn matches_count(i: &Input, _: &mut [u64]) -> u64 {
+    i.text.par_matches(['a', 'e']).count() as u64
+}
+pub(crate) fn for_each_init_sum(i: &Input, _: &mut [u64]) -> u64 {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    let total = AtomicU64::new(0);
+    i.v.par_iter().for_each_init(
+        || 0u64,
+        |_, &x| {
+            if x % 1024 == 0 {
+                total.fetch_add(x >> 20, Ordering::Relaxed);
+            }
+        },
+    );
+    total.into_inner()
+}
+pub(crate) fn try_fold_sum(i: &Input, _: &mut [u64]) -> u64 {
+    i.v.par_iter()
+        .try_fold(|| 0u64, |a, &x| a.checked_add(x >> 20))
+        .try_reduce(|| 0, |a, b| a.checked_add(b))
+        .unwrap()
+}
+pub(crate) fn try_reduce_with_max(i: &Input, _: &mut [u64]) -> u64 {
+    i.v.par_iter()
+        .map(|&x| Some(x >> 1))
+        .try_reduce_with(|a, b| Some(a.max(b)))
+        .unwrap()
+        .unwrap()
+}
+pub(crate) fn partition_map(i: &Input, _: &mut [u64]) -> u64 {
+    let (a, b): (Vec<u64>, Vec<u32>) = i.v.par_iter().partition_map(|&x| {
+        if x & 1 == 0 {
+            par::iter::Either::Left(x)
+        } else {
+            par::iter::Either::Right(x as u32)
+        }
+    });
+    digest_vec(&a) ^ b.iter().fold(0u64, |acc, &x| acc.rotate_left(3) ^ x as u64)
+}
+pub(crate) fn positions_count(i: &Input, _: &mut [u64]) -> u64 {
+    i.v.par_iter()
+        .positions(|&x| x % 5 == 0)
+        .map(|k| k as u64)
+        .sum()
+}
+pub(crate) fn rev_enumerate_sum(i: &Input, _: &mut [u64]) -> u64 {
+    i.v.par_iter()
+        .rev()
+        .enumerate()
+        .map(|(k, &x)| (x >> 20) ^ k as u64)
+        .sum()
+}
+pub(crate) fn fold_chunks_sum(i: &Input, _: &mut [u64]) -> u64 {
+    i.v.par_iter()
+        .fold_chunks(64, || 0u64, |a, &x| a ^ x)
+        .map(mix)
+        .reduce(|| 0, |a, b| a ^ b)
+}
+pub(crate) fn intersperse_collect(i: &Input, _: &mut [u64]) -> u64 {
+    let v: Vec<u64> = i.v[..i.v.len() / 4]
+        .par_iter()
+        .copied()
+        .intersperse(7)
+        .collect();
+    digest_vec(&v)
+}
+pub(crate) fn max_by_key_tuple(i: &Input, _: &mut [u64]) -> u64 {
+    i.v.par_iter()
+        .enumerate()
+        .max_by_key(|&(_, &x)| x & 0xffff_ffff)
+        .unwrap()
+        .0 as u64
+}
+pub(crate) fn sum_f32(i: &Input, _: &mut [u64]) -> u64 {
+    // Integer-valued f32s below 2^24 in total: exact in any order.
+    i.u.par_iter().map(|&x| (x & 63) as f32).sum::<f32>() as u64
+}
+pub(crate) fn zip_eq_collect(i: &Input, _: &mut [u64]) -> u64 {
+    let v: Vec<u64> = i.v.par_iter().zip_eq(&i.w).map(|(a, b)| a ^ b).collect();
+    digest_vec(&v)
+}
+pub(crate) fn option_flatten_sum(i: &Input, _: &mut [u64]) -> u64 {
+    i.v.par_iter()
+        .map(|&x| if x & 3 == 0 { None } else { Some(x >> 20) })
+        .flatten_iter()
+        .sum()
+}
+pub(crate) fn min_max_len_sum(i: &Input, _: &mut [u64]) -> u64 {
+    i.v.par_iter()
+        .with_min_len(1024)
+        .with_max_len(1 << 16)
+        .map(|&x| x >> 20)
+        .sum()
+}
+
 /// A kernel: the shared inputs, a scratch copy of `Input::v` for the mutating kernels.
 pub(crate) type Kernel = fn(&Input, &mut [u64]) -> u64;
 
@@ -577,4 +695,24 @@ pub(crate) const ALL: &[(&str, Kernel)] = &[
     ("nested_sort_by_key", nested_sort_by_key),
     ("scope_spawn_sum", scope_spawn_sum),
     ("join_fib", join_fib),
+    ("hashmap_source_sum", hashmap_source_sum),
+    ("btreemap_source_sum", btreemap_source_sum),
+    ("vecdeque_source_sum", vecdeque_source_sum),
+    ("range_inclusive_sum", range_inclusive_sum),
+    ("bytes_count", bytes_count),
+    ("char_indices_sum", char_indices_sum),
+    ("matches_count", matches_count),
+    ("for_each_init_sum", for_each_init_sum),
+    ("try_fold_sum", try_fold_sum),
+    ("try_reduce_with_max", try_reduce_with_max),
+    ("partition_map", partition_map),
+    ("positions_count", positions_count),
+    ("rev_enumerate_sum", rev_enumerate_sum),
+    ("fold_chunks_sum", fold_chunks_sum),
+    ("intersperse_collect", intersperse_collect),
+    ("max_by_key_tuple", max_by_key_tuple),
+    ("sum_f32", sum_f32),
+    ("zip_eq_collect", zip_eq_collect),
+    ("option_flatten_sum", option_flatten_sum),
+    ("min_max_len_sum", min_max_len_sum),
 ];
