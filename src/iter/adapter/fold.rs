@@ -208,6 +208,7 @@ where
         FoldFolder { acc, ..self }
     }
 
+    #[allow(clippy::redundant_closure)] // a direct call, not `&F`'s shim: see `MapIter`
     fn consume_iter<I: IntoIterator<Item = T>>(self, iter: I) -> Self {
         // A direct call, not `&F`'s `FnMut` shim (see `MapIter`): with the shim, collecting
         // chars into a `String` called it per char, out of line.

@@ -193,6 +193,7 @@ where
 {
     type Output = U;
 
+    #[allow(clippy::redundant_closure)] // a direct call, not `&F`'s shim: see `MapIter`
     fn per_chunk<It: Iterator<Item = T>>(&self, items: It, _len: usize) -> U {
         // A direct call, not `&F`'s `FnMut` shim (see `MapIter`).
         let fold_op = self.fold_op;
@@ -222,6 +223,7 @@ where
 {
     type Output = U;
 
+    #[allow(clippy::redundant_closure)] // a direct call, not `&F`'s shim: see `MapIter`
     fn per_chunk<It: Iterator<Item = T>>(&self, items: It, _len: usize) -> U {
         let fold_op = self.fold_op;
         items.fold(self.item.clone(), |acc, item| fold_op(acc, item))

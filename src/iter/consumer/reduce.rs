@@ -103,6 +103,7 @@ where
         ReduceFolder { op: self.op, acc }
     }
 
+    #[allow(clippy::redundant_closure)] // a direct call, not `&F`'s shim: see `MapIter`
     fn consume_iter<I: IntoIterator<Item = T>>(self, iter: I) -> Self {
         // A direct call, not `&OP`'s `FnMut` shim (see `MapIter`).
         let op = self.op;
@@ -224,6 +225,7 @@ where
 
     /// Takes the first item out of the loop, so that the loop itself is a plain `fold` with
     /// no `Option` to test per item (`max` on `u64`s: half the instructions).
+    #[allow(clippy::redundant_closure)] // a direct call, not `&F`'s shim: see `MapIter`
     fn consume_iter<I: IntoIterator<Item = T>>(self, iter: I) -> Self {
         let mut iter = iter.into_iter();
         let acc = self.acc.or_else(|| iter.next());
