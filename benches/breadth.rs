@@ -12,7 +12,8 @@
 //! `WEFT_BREADTH_N` (items, default 2·10^6), and `WEFT_BREADTH_ONE=kernel:contender`
 //! (contender `weft-1`, `rayon-1`, `weft-2`, `rayon-2` or kernel `none`), which runs one
 //! call and exits: under `valgrind --tool=callgrind`, its instruction count minus that of
-//! `none` is the kernel's. `WEFT_BREADTH_CHECK=1` only checks that the contenders agree on
+//! `none` is the kernel's (`breadth/callgrind.sh` does this for a list of kernels, counting
+//! only the kernel function's own instructions). `WEFT_BREADTH_CHECK=1` only checks that the contenders agree on
 //! every selected kernel and prints the digests, without timing anything.
 #![allow(missing_docs)]
 
