@@ -1,4 +1,4 @@
-//! Breadth benchmark: weft against Rayon on about 40 common iterator patterns (collects,
+//! Breadth benchmark: weft against Rayon on about 105 common iterator patterns (collects,
 //! filters, flat maps, searches, reductions, string splits, nested and small loops), at 1
 //! and 2 threads, to catch a pattern where weft falls behind. `benches/iter.rs` and
 //! `benches/sort.rs` hold the issue targets with their sequential baselines; this one
@@ -12,7 +12,9 @@
 //! `WEFT_BREADTH_N` (items, default 2·10^6), and `WEFT_BREADTH_ONE=kernel:contender`
 //! (contender `weft-1`, `rayon-1`, `weft-2`, `rayon-2` or kernel `none`), which runs one
 //! call and exits: under `valgrind --tool=callgrind`, its instruction count minus that of
-//! `none` is the kernel's.
+//! `none` is the kernel's (`breadth/callgrind.sh` does this for a list of kernels, counting
+//! only the kernel function's own instructions). `WEFT_BREADTH_CHECK=1` only checks that the contenders agree on
+//! every selected kernel and prints the digests, without timing anything.
 #![allow(missing_docs)]
 
 #[path = "interleave/mod.rs"]
@@ -30,6 +32,17 @@ pub struct Input {
     text: String,
     /// An element three quarters into `v`, for the searches.
     target: u64,
+    /// `v` truncated to `u32`.
+    u: Vec<u32>,
+    /// `v` cut into vectors of 0 to 15 items.
+    nested: Vec<Vec<u64>>,
+    /// The first sixteenth of `v` formatted in decimal (an owned input, cloned by its kernel).
+    strings: Vec<String>,
+    /// The first quarter of `v` and `w` as map entries, and `v` as a deque (the collection
+    /// sources).
+    map: std::collections::HashMap<u64, u64>,
+    tree: std::collections::BTreeMap<u64, u64>,
+    deque: std::collections::VecDeque<u64>,
 }
 
 use weft as weft_impl;
@@ -72,7 +85,30 @@ fn input(n: usize) -> Input {
         text.push(' ');
     }
     let target = v[n * 3 / 4];
-    Input { v, w, text, target }
+    let u = v.iter().map(|&x| x as u32).collect();
+    let mut nested = Vec::new();
+    let mut rest = &v[..];
+    while !rest.is_empty() {
+        let (head, tail) = rest.split_at(((next() % 16) as usize).min(rest.len()));
+        nested.push(head.to_vec());
+        rest = tail;
+    }
+    let strings = v[..n / 16].iter().map(|x| x.to_string()).collect();
+    let map = v[..n / 4].iter().copied().zip(w.iter().copied()).collect();
+    let tree = v[..n / 4].iter().copied().zip(w.iter().copied()).collect();
+    let deque = v.iter().copied().collect();
+    Input {
+        v,
+        w,
+        text,
+        target,
+        u,
+        nested,
+        strings,
+        map,
+        tree,
+        deque,
+    }
 }
 
 const CONTENDERS: [&str; 4] = ["weft-1", "rayon-1", "weft-2", "rayon-2"];
@@ -126,10 +162,13 @@ fn main() {
         return;
     }
 
+    let check_only = env("WEFT_BREADTH_CHECK").is_some();
     let rounds = interleave::rounds(15);
-    println!(
-        "n = {n}, {rounds} interleaved rounds: weft time / Rayon time, median (fastest calls)"
-    );
+    if !check_only {
+        println!(
+            "n = {n}, {rounds} interleaved rounds: weft time / Rayon time, median (fastest calls)"
+        );
+    }
     for (k, (name, _)) in weft_side::ALL.iter().enumerate() {
         if !interleave::selected(name) {
             continue;
@@ -145,6 +184,10 @@ fn main() {
             digests.iter().all(|&d| d == digests[0]),
             "{name}: the contenders disagree: {digests:?}"
         );
+        if check_only {
+            println!("{name:26} digest {:#018x}", digests[0]);
+            continue;
+        }
         let mut scratch: Vec<Vec<u64>> = CONTENDERS.iter().map(|_| input.v.clone()).collect();
         let times = interleave::round_robin(CONTENDERS.len(), rounds, |c| {
             let start = Instant::now();

@@ -400,6 +400,47 @@ fn fold_fold_with_try_fold() {
 }
 
 #[test]
+fn try_fold_stops_each_piece_at_its_first_break() {
+    // Every piece folds a contiguous run of `0..n` and stops calling the closure at its first
+    // `Err` (the one at `bad`); the pieces' results come out in order. So the closure sees
+    // every item up to `bad` and every item from the end of the broken piece's run on; the
+    // `Ok` sums after the broken piece tell where that run ends.
+    in_pools(|threads| {
+        let (n, bad) = (20_000u64, 12_345u64);
+        let calls = AtomicUsize::new(0);
+        let pieces: Vec<Result<u64, u64>> = (0..n)
+            .into_par_iter()
+            .try_fold(
+                || 0u64,
+                |acc, x| {
+                    calls.fetch_add(1, Ordering::Relaxed);
+                    if x == bad {
+                        Err(x)
+                    } else {
+                        Ok(acc + x)
+                    }
+                },
+            )
+            .collect();
+        let broken = pieces.iter().position(Result::is_err).unwrap();
+        assert_eq!(pieces[broken], Err(bad));
+        assert_eq!(pieces.iter().filter(|p| p.is_err()).count(), 1);
+        // end + (end + 1) + ... + (n - 1) = after.
+        let after: u64 = pieces[broken + 1..].iter().map(|p| p.unwrap()).sum();
+        let end = (bad + 1..=n)
+            .find(|&e| (n * (n - 1) - e * (e - 1)) / 2 == after)
+            .unwrap();
+        let expected = (bad + 1) + (n - end);
+        assert_eq!(
+            calls.load(Ordering::Relaxed) as u64,
+            expected,
+            "{threads} threads: pieces {}",
+            pieces.len()
+        );
+    });
+}
+
+#[test]
 fn take_any_and_skip_any_counts_and_membership() {
     in_pools(|_| {
         for n in SIZES {

@@ -197,9 +197,412 @@ pub(crate) fn collect_strings(i: &Input, _: &mut [u64]) -> u64 {
         .collect();
     v.iter().map(|s| s.len() as u64).sum()
 }
-pub(crate) fn sum_f64_as_bits(i: &Input, _: &mut [u64]) -> u64 {
+pub(crate) fn sum_f64(i: &Input, _: &mut [u64]) -> u64 {
     // Integer-valued f64s below 2^53 so every order of summation is exact.
     i.v.par_iter().map(|&x| (x >> 40) as f64).sum::<f64>() as u64
+}
+
+// ---- second batch ----
+fn digest_str(s: &str) -> u64 {
+    s.len() as u64 ^ s.bytes().fold(0u64, |a, b| a.rotate_left(3) ^ b as u64)
+}
+pub(crate) fn collect_hashmap(i: &Input, _: &mut [u64]) -> u64 {
+    let m: std::collections::HashMap<u64, u64> = i.v[..i.v.len() / 4]
+        .par_iter()
+        .map(|&x| (x, x >> 3))
+        .collect();
+    m.iter().fold(m.len() as u64, |a, (&k, &v)| a.wrapping_add(k ^ v))
+}
+pub(crate) fn collect_hashset(i: &Input, _: &mut [u64]) -> u64 {
+    let m: std::collections::HashSet<u64> = i.v[..i.v.len() / 4]
+        .par_iter()
+        .map(|&x| x & 0xffff)
+        .collect();
+    m.iter().fold(m.len() as u64, |a, &k| a.wrapping_add(mix(k)))
+}
+pub(crate) fn collect_btreemap(i: &Input, _: &mut [u64]) -> u64 {
+    let m: std::collections::BTreeMap<u64, u64> = i.v[..i.v.len() / 4]
+        .par_iter()
+        .map(|&x| (x, x >> 3))
+        .collect();
+    m.iter().fold(0u64, |a, (&k, &v)| a.rotate_left(5) ^ k ^ v)
+}
+pub(crate) fn collect_vecdeque(i: &Input, _: &mut [u64]) -> u64 {
+    let d: std::collections::VecDeque<u64> = i.v.par_iter().map(|&x| x ^ 9).collect();
+    d.iter().fold(0u64, |a, &x| a.rotate_left(5) ^ x)
+}
+pub(crate) fn collect_linkedlist(i: &Input, _: &mut [u64]) -> u64 {
+    let d: std::collections::LinkedList<u64> = i.v[..i.v.len() / 4]
+        .par_iter()
+        .map(|&x| x ^ 9)
+        .collect();
+    d.iter().fold(0u64, |a, &x| a.rotate_left(5) ^ x)
+}
+pub(crate) fn collect_string_strs(i: &Input, _: &mut [u64]) -> u64 {
+    let s: String = i.text.par_split_whitespace().collect();
+    digest_str(&s)
+}
+pub(crate) fn collect_string_split(i: &Input, _: &mut [u64]) -> u64 {
+    let s: String = i.text.par_split(' ').filter(|w| w.len() > 2).collect();
+    digest_str(&s)
+}
+pub(crate) fn collect_result_vec(i: &Input, _: &mut [u64]) -> u64 {
+    let r: Result<Vec<u64>, u64> =
+        i.v.par_iter()
+            .map(|&x| if x == u64::MAX { Err(x) } else { Ok(x >> 1) })
+            .collect();
+    digest_vec(&r.unwrap())
+}
+pub(crate) fn collect_option_vec(i: &Input, _: &mut [u64]) -> u64 {
+    let r: Option<Vec<u64>> =
+        i.v.par_iter()
+            .map(|&x| x.checked_add(1).map(|y| y >> 1))
+            .collect();
+    digest_vec(&r.unwrap())
+}
+pub(crate) fn flat_map_vec_collect(i: &Input, _: &mut [u64]) -> u64 {
+    let v: Vec<u64> = i.v[..i.v.len() / 4]
+        .par_iter()
+        .flat_map(|&x| vec![x, x >> 1, x >> 2])
+        .collect();
+    digest_vec(&v)
+}
+pub(crate) fn flat_map_vec_sum(i: &Input, _: &mut [u64]) -> u64 {
+    i.v[..i.v.len() / 4]
+        .par_iter()
+        .flat_map(|&x| vec![x >> 20, x >> 21, x >> 22])
+        .sum()
+}
+pub(crate) fn flatten_vecs(i: &Input, _: &mut [u64]) -> u64 {
+    let v: Vec<u64> = i.nested.par_iter().flatten().copied().collect();
+    digest_vec(&v)
+}
+pub(crate) fn flatten_iter_sum(i: &Input, _: &mut [u64]) -> u64 {
+    i.nested
+        .par_iter()
+        .flatten_iter()
+        .map(|&x| x >> 20)
+        .sum()
+}
+pub(crate) fn chunks_exact_sum(i: &Input, _: &mut [u64]) -> u64 {
+    i.v.par_chunks_exact(8)
+        .map(|c| mix(c.iter().fold(0u64, |a, &x| a ^ x)))
+        .reduce(|| 0, |a, b| a ^ b)
+}
+pub(crate) fn rchunks_sum(i: &Input, _: &mut [u64]) -> u64 {
+    i.v.par_rchunks(7)
+        .map(|c| c[0] >> 20)
+        .sum()
+}
+pub(crate) fn zip3_sum(i: &Input, _: &mut [u64]) -> u64 {
+    let n = i.v.len() / 2;
+    i.v[..n]
+        .par_iter()
+        .zip(&i.w[..n])
+        .zip(&i.v[n..2 * n])
+        .map(|((a, b), c)| (a ^ b ^ c) >> 20)
+        .sum()
+}
+pub(crate) fn multizip3_sum(i: &Input, _: &mut [u64]) -> u64 {
+    let n = i.v.len() / 2;
+    (&i.v[..n], &i.w[..n], &i.v[n..2 * n])
+        .into_par_iter()
+        .map(|(a, b, c)| (a ^ b ^ c) >> 20)
+        .sum()
+}
+pub(crate) fn enumerate_map_collect(i: &Input, _: &mut [u64]) -> u64 {
+    let v: Vec<u64> =
+        i.v.par_iter()
+            .enumerate()
+            .map(|(k, &x)| x ^ k as u64)
+            .collect();
+    digest_vec(&v)
+}
+pub(crate) fn interleave_collect(i: &Input, _: &mut [u64]) -> u64 {
+    let v: Vec<u64> = i.v[..i.v.len() / 2]
+        .par_iter()
+        .interleave(&i.w[..i.w.len() / 3])
+        .copied()
+        .collect();
+    digest_vec(&v)
+}
+pub(crate) fn take_any_count(i: &Input, _: &mut [u64]) -> u64 {
+    i.v.par_iter().take_any(i.v.len() / 2).count() as u64
+}
+pub(crate) fn skip_any_count(i: &Input, _: &mut [u64]) -> u64 {
+    i.v.par_iter().skip_any(i.v.len() / 3).count() as u64
+}
+pub(crate) fn find_first(i: &Input, _: &mut [u64]) -> u64 {
+    *i.v.par_iter().find_first(|&&x| x == i.target).unwrap()
+}
+pub(crate) fn find_last(i: &Input, _: &mut [u64]) -> u64 {
+    let first = i.v[0];
+    *i.v.par_iter().find_last(|&&x| x == first).unwrap()
+}
+pub(crate) fn find_map_first(i: &Input, _: &mut [u64]) -> u64 {
+    i.v.par_iter()
+        .find_map_first(|&x| if x == i.target { Some(x >> 1) } else { None })
+        .unwrap()
+}
+pub(crate) fn position_last(i: &Input, _: &mut [u64]) -> u64 {
+    let first = i.v[0];
+    i.v.par_iter().position_last(|&x| x == first).unwrap() as u64
+}
+pub(crate) fn all_true(i: &Input, _: &mut [u64]) -> u64 {
+    i.v.par_iter().all(|&x| x != u64::MAX) as u64
+}
+pub(crate) fn product_wrapping(i: &Input, _: &mut [u64]) -> u64 {
+    i.v.par_iter()
+        .map(|&x| std::num::Wrapping(x | 1))
+        .product::<std::num::Wrapping<u64>>()
+        .0
+}
+pub(crate) fn max_by_f64(i: &Input, _: &mut [u64]) -> u64 {
+    i.v.par_iter()
+        .map(|&x| (x >> 11) as f64)
+        .max_by(|a, b| a.partial_cmp(b).unwrap())
+        .unwrap() as u64
+}
+pub(crate) fn min_by_f64(i: &Input, _: &mut [u64]) -> u64 {
+    i.v.par_iter()
+        .map(|&x| (x >> 11) as f64)
+        .min_by(|a, b| a.partial_cmp(b).unwrap())
+        .unwrap() as u64
+}
+pub(crate) fn sum_u32_u64(i: &Input, _: &mut [u64]) -> u64 {
+    i.u.par_iter().map(|&x| x as u64).sum()
+}
+pub(crate) fn eq_iters(i: &Input, _: &mut [u64]) -> u64 {
+    i.v.par_iter().map(|x| x >> 1).eq(i.v.par_iter().map(|x| x >> 1)) as u64
+}
+pub(crate) fn cmp_iters(i: &Input, _: &mut [u64]) -> u64 {
+    let t = i.target;
+    i.v.par_iter()
+        .copied()
+        .cmp(i.v.par_iter().map(|&x| if x == t { x ^ 1 } else { x })) as u64
+}
+pub(crate) fn unzip_into_vecs(i: &Input, _: &mut [u64]) -> u64 {
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    i.v.par_iter()
+        .map(|&x| (x >> 1, x as u32))
+        .unzip_into_vecs(&mut a, &mut b);
+    digest_vec(&a) ^ b.iter().fold(0u64, |acc, &x| acc.rotate_left(3) ^ x as u64)
+}
+pub(crate) fn collect_into_vec(i: &Input, _: &mut [u64]) -> u64 {
+    let mut out = Vec::new();
+    i.v.par_iter().map(|&x| x ^ 3).collect_into_vec(&mut out);
+    digest_vec(&out)
+}
+pub(crate) fn par_extend_unindexed(i: &Input, _: &mut [u64]) -> u64 {
+    let mut out = vec![1u64, 2, 3];
+    out.par_extend(i.v.par_iter().filter(|&&x| x % 3 != 0).map(|&x| x ^ 1));
+    digest_vec(&out)
+}
+pub(crate) fn par_drain_sum(_: &Input, s: &mut [u64]) -> u64 {
+    let mut v = s.to_vec();
+    let n = v.len();
+    let a: u64 = v.par_drain(n / 4..).map(|x| x >> 20).sum();
+    a ^ digest_vec(&v)
+}
+pub(crate) fn into_par_iter_strings(i: &Input, _: &mut [u64]) -> u64 {
+    let v: Vec<String> = i.strings.clone();
+    v.into_par_iter().filter(|s| s.len() > 18).map(|s| s.len() as u64).sum()
+}
+pub(crate) fn bridge_channel(i: &Input, _: &mut [u64]) -> u64 {
+    let (tx, rx) = std::sync::mpsc::channel();
+    for &x in &i.v[..i.v.len() / 16] {
+        tx.send(x).unwrap();
+    }
+    drop(tx);
+    rx.into_iter().par_bridge().map(|x| mix(x) >> 8).sum()
+}
+pub(crate) fn fold_with_sum(i: &Input, _: &mut [u64]) -> u64 {
+    i.v.par_iter()
+        .fold_with(0u64, |a, &x| a ^ mix(x))
+        .reduce(|| 0, |a, b| a ^ b)
+}
+pub(crate) fn update_sum(i: &Input, _: &mut [u64]) -> u64 {
+    i.v.par_iter()
+        .copied()
+        .update(|x| *x >>= 20)
+        .sum()
+}
+pub(crate) fn inspect_sum(i: &Input, _: &mut [u64]) -> u64 {
+    i.v.par_iter()
+        .inspect(|x| {
+            std::hint::black_box(x);
+        })
+        .map(|&x| x >> 20)
+        .sum()
+}
+pub(crate) fn while_some_sum(i: &Input, _: &mut [u64]) -> u64 {
+    i.v.par_iter()
+        .map(|&x| x.checked_add(1).map(|y| y >> 20))
+        .while_some()
+        .sum()
+}
+pub(crate) fn panic_fuse_sum(i: &Input, _: &mut [u64]) -> u64 {
+    i.v.par_iter().panic_fuse().map(|&x| x >> 20).sum()
+}
+pub(crate) fn chunks_adapter_sum(i: &Input, _: &mut [u64]) -> u64 {
+    i.v.par_iter()
+        .copied()
+        .chunks(16)
+        .map(|c| mix(c.iter().fold(0u64, |a, &x| a ^ x)))
+        .reduce(|| 0, |a, b| a ^ b)
+}
+pub(crate) fn exponential_blocks_find(i: &Input, _: &mut [u64]) -> u64 {
+    i.v.par_iter()
+        .by_exponential_blocks()
+        .find_first(|&&x| x == i.target)
+        .copied()
+        .unwrap()
+}
+pub(crate) fn nested_sort_by_key(_: &Input, s: &mut [u64]) -> u64 {
+    s.par_chunks_mut(64).for_each(|c| c.par_sort_by_key(|&x| x & 0xffff_ffff));
+    0
+}
+pub(crate) fn scope_spawn_sum(i: &Input, _: &mut [u64]) -> u64 {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    let total = AtomicU64::new(0);
+    par::scope(|s| {
+        for c in i.v.chunks(256) {
+            let total = &total;
+            s.spawn(move |_| {
+                let x = c.iter().fold(0u64, |a, &x| a.wrapping_add(x >> 8));
+                total.fetch_add(x, Ordering::Relaxed);
+            });
+        }
+    });
+    total.into_inner()
+}
+fn fib(n: u32) -> u64 {
+    if n < 2 {
+        return n as u64;
+    }
+    let (a, b) = par::join(|| fib(n - 1), || fib(n - 2));
+    a + b
+}
+pub(crate) fn join_fib(_: &Input, _: &mut [u64]) -> u64 {
+    fib(25)
+}
+
+// ---- third batch: more sources and adapters ----
+pub(crate) fn hashmap_source_sum(i: &Input, _: &mut [u64]) -> u64 {
+    i.map.par_iter().map(|(&k, &v)| (k ^ v) >> 20).sum()
+}
+pub(crate) fn btreemap_source_sum(i: &Input, _: &mut [u64]) -> u64 {
+    i.tree.par_iter().map(|(&k, &v)| (k ^ v) >> 20).sum()
+}
+pub(crate) fn vecdeque_source_sum(i: &Input, _: &mut [u64]) -> u64 {
+    i.deque.par_iter().map(|&x| x >> 20).sum()
+}
+pub(crate) fn range_inclusive_sum(i: &Input, _: &mut [u64]) -> u64 {
+    (0..=i.v.len() as u64).into_par_iter().map(|x| x ^ (x >> 3)).sum()
+}
+pub(crate) fn bytes_count(i: &Input, _: &mut [u64]) -> u64 {
+    i.text.par_bytes().filter(|&b| b == b'a').count() as u64
+}
+pub(crate) fn char_indices_sum(i: &Input, _: &mut [u64]) -> u64 {
+    i.text
+        .par_char_indices()
+        .filter(|&(_, c)| c == 'e')
+        .map(|(k, _)| k as u64)
+        .sum()
+}
+pub(crate) fn matches_count(i: &Input, _: &mut [u64]) -> u64 {
+    i.text.par_matches(['a', 'e']).count() as u64
+}
+pub(crate) fn for_each_init_sum(i: &Input, _: &mut [u64]) -> u64 {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    let total = AtomicU64::new(0);
+    i.v.par_iter().for_each_init(
+        || 0u64,
+        |_, &x| {
+            if x % 1024 == 0 {
+                total.fetch_add(x >> 20, Ordering::Relaxed);
+            }
+        },
+    );
+    total.into_inner()
+}
+pub(crate) fn try_fold_sum(i: &Input, _: &mut [u64]) -> u64 {
+    i.v.par_iter()
+        .try_fold(|| 0u64, |a, &x| a.checked_add(x >> 20))
+        .try_reduce(|| 0, |a, b| a.checked_add(b))
+        .unwrap()
+}
+pub(crate) fn try_reduce_with_max(i: &Input, _: &mut [u64]) -> u64 {
+    i.v.par_iter()
+        .map(|&x| Some(x >> 1))
+        .try_reduce_with(|a, b| Some(a.max(b)))
+        .unwrap()
+        .unwrap()
+}
+pub(crate) fn partition_map(i: &Input, _: &mut [u64]) -> u64 {
+    let (a, b): (Vec<u64>, Vec<u32>) = i.v.par_iter().partition_map(|&x| {
+        if x & 1 == 0 {
+            par::iter::Either::Left(x)
+        } else {
+            par::iter::Either::Right(x as u32)
+        }
+    });
+    digest_vec(&a) ^ b.iter().fold(0u64, |acc, &x| acc.rotate_left(3) ^ x as u64)
+}
+pub(crate) fn positions_count(i: &Input, _: &mut [u64]) -> u64 {
+    i.v.par_iter()
+        .positions(|&x| x % 5 == 0)
+        .map(|k| k as u64)
+        .sum()
+}
+pub(crate) fn rev_enumerate_sum(i: &Input, _: &mut [u64]) -> u64 {
+    i.v.par_iter()
+        .rev()
+        .enumerate()
+        .map(|(k, &x)| (x >> 20) ^ k as u64)
+        .sum()
+}
+pub(crate) fn fold_chunks_sum(i: &Input, _: &mut [u64]) -> u64 {
+    i.v.par_iter()
+        .fold_chunks(64, || 0u64, |a, &x| a ^ x)
+        .map(mix)
+        .reduce(|| 0, |a, b| a ^ b)
+}
+pub(crate) fn intersperse_collect(i: &Input, _: &mut [u64]) -> u64 {
+    let v: Vec<u64> = i.v[..i.v.len() / 4]
+        .par_iter()
+        .copied()
+        .intersperse(7)
+        .collect();
+    digest_vec(&v)
+}
+pub(crate) fn max_by_key_tuple(i: &Input, _: &mut [u64]) -> u64 {
+    i.v.par_iter()
+        .enumerate()
+        .max_by_key(|&(_, &x)| x & 0xffff_ffff)
+        .unwrap()
+        .0 as u64
+}
+pub(crate) fn sum_f32(i: &Input, _: &mut [u64]) -> u64 {
+    // Integer-valued f32s below 2^24 in total: exact in any order.
+    i.u.par_iter().map(|&x| (x & 63) as f32).sum::<f32>() as u64
+}
+pub(crate) fn zip_eq_collect(i: &Input, _: &mut [u64]) -> u64 {
+    let v: Vec<u64> = i.v.par_iter().zip_eq(&i.w).map(|(a, b)| a ^ b).collect();
+    digest_vec(&v)
+}
+pub(crate) fn option_flatten_sum(i: &Input, _: &mut [u64]) -> u64 {
+    i.v.par_iter()
+        .map(|&x| if x & 3 == 0 { None } else { Some(x >> 20) })
+        .flatten_iter()
+        .sum()
+}
+pub(crate) fn min_max_len_sum(i: &Input, _: &mut [u64]) -> u64 {
+    i.v.par_iter()
+        .with_min_len(1024)
+        .with_max_len(1 << 16)
+        .map(|&x| x >> 20)
+        .sum()
 }
 
 /// A kernel: the shared inputs, a scratch copy of `Input::v` for the mutating kernels.
@@ -243,5 +646,73 @@ pub(crate) const ALL: &[(&str, Kernel)] = &[
     ("windows_count", windows_count),
     ("reduce_with", reduce_with),
     ("collect_strings", collect_strings),
-    ("sum_f64", sum_f64_as_bits),
+    ("sum_f64", sum_f64),
+    ("collect_hashmap", collect_hashmap),
+    ("collect_hashset", collect_hashset),
+    ("collect_btreemap", collect_btreemap),
+    ("collect_vecdeque", collect_vecdeque),
+    ("collect_linkedlist", collect_linkedlist),
+    ("collect_string_strs", collect_string_strs),
+    ("collect_string_split", collect_string_split),
+    ("collect_result_vec", collect_result_vec),
+    ("collect_option_vec", collect_option_vec),
+    ("flat_map_vec_collect", flat_map_vec_collect),
+    ("flat_map_vec_sum", flat_map_vec_sum),
+    ("flatten_vecs", flatten_vecs),
+    ("flatten_iter_sum", flatten_iter_sum),
+    ("chunks_exact_sum", chunks_exact_sum),
+    ("rchunks_sum", rchunks_sum),
+    ("zip3_sum", zip3_sum),
+    ("multizip3_sum", multizip3_sum),
+    ("enumerate_map_collect", enumerate_map_collect),
+    ("interleave_collect", interleave_collect),
+    ("take_any_count", take_any_count),
+    ("skip_any_count", skip_any_count),
+    ("find_first", find_first),
+    ("find_last", find_last),
+    ("find_map_first", find_map_first),
+    ("position_last", position_last),
+    ("all_true", all_true),
+    ("product_wrapping", product_wrapping),
+    ("max_by_f64", max_by_f64),
+    ("min_by_f64", min_by_f64),
+    ("sum_u32_u64", sum_u32_u64),
+    ("eq_iters", eq_iters),
+    ("cmp_iters", cmp_iters),
+    ("unzip_into_vecs", unzip_into_vecs),
+    ("collect_into_vec", collect_into_vec),
+    ("par_extend_unindexed", par_extend_unindexed),
+    ("par_drain_sum", par_drain_sum),
+    ("into_par_iter_strings", into_par_iter_strings),
+    ("bridge_channel", bridge_channel),
+    ("fold_with_sum", fold_with_sum),
+    ("update_sum", update_sum),
+    ("inspect_sum", inspect_sum),
+    ("while_some_sum", while_some_sum),
+    ("panic_fuse_sum", panic_fuse_sum),
+    ("chunks_adapter_sum", chunks_adapter_sum),
+    ("exponential_blocks_find", exponential_blocks_find),
+    ("nested_sort_by_key", nested_sort_by_key),
+    ("scope_spawn_sum", scope_spawn_sum),
+    ("join_fib", join_fib),
+    ("hashmap_source_sum", hashmap_source_sum),
+    ("btreemap_source_sum", btreemap_source_sum),
+    ("vecdeque_source_sum", vecdeque_source_sum),
+    ("range_inclusive_sum", range_inclusive_sum),
+    ("bytes_count", bytes_count),
+    ("char_indices_sum", char_indices_sum),
+    ("matches_count", matches_count),
+    ("for_each_init_sum", for_each_init_sum),
+    ("try_fold_sum", try_fold_sum),
+    ("try_reduce_with_max", try_reduce_with_max),
+    ("partition_map", partition_map),
+    ("positions_count", positions_count),
+    ("rev_enumerate_sum", rev_enumerate_sum),
+    ("fold_chunks_sum", fold_chunks_sum),
+    ("intersperse_collect", intersperse_collect),
+    ("max_by_key_tuple", max_by_key_tuple),
+    ("sum_f32", sum_f32),
+    ("zip_eq_collect", zip_eq_collect),
+    ("option_flatten_sum", option_flatten_sum),
+    ("min_max_len_sum", min_max_len_sum),
 ];

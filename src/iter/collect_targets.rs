@@ -263,6 +263,7 @@ impl<'a> ParallelExtend<&'a char> for String {
     }
 }
 
+#[inline]
 fn push_char(mut s: String, c: char) -> String {
     s.push(c);
     s

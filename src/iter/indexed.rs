@@ -334,7 +334,7 @@ pub trait IndexedParallelIterator: ParallelIterator {
     where
         P: Fn(Self::Item) -> bool + Sync + Send,
     {
-        consumer::position(self, &predicate, Which::Any)
+        consumer::position(self, predicate, Which::Any)
     }
 
     /// Deprecated (as in Rayon): [`position_any`](Self::position_any) under its old name.
@@ -368,7 +368,7 @@ pub trait IndexedParallelIterator: ParallelIterator {
     where
         P: Fn(Self::Item) -> bool + Sync + Send,
     {
-        consumer::position(self, &predicate, Which::First)
+        consumer::position(self, predicate, Which::First)
     }
 
     /// The index of the sequentially last item matching `predicate`.
@@ -382,7 +382,7 @@ pub trait IndexedParallelIterator: ParallelIterator {
     where
         P: Fn(Self::Item) -> bool + Sync + Send,
     {
-        consumer::position(self, &predicate, Which::Last)
+        consumer::position(self, predicate, Which::Last)
     }
 
     /// The indices of all items matching `predicate`, in order.

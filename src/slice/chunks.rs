@@ -37,6 +37,11 @@ impl<'data, T: Sync> Chunks<'data, T> {
         check_chunk_size(size);
         Chunks { slice, size }
     }
+
+    /// The slice and the chunk size.
+    pub(super) fn into_parts(self) -> (&'data [T], usize) {
+        (self.slice, self.size)
+    }
 }
 
 impl<'data, T: Sync> ParallelIterator for Chunks<'data, T> {
@@ -113,6 +118,11 @@ impl<'data, T: Send> ChunksMut<'data, T> {
     pub(super) fn new(slice: &'data mut [T], size: usize) -> Self {
         check_chunk_size(size);
         ChunksMut { slice, size }
+    }
+
+    /// The slice and the chunk size.
+    pub(super) fn into_parts(self) -> (&'data mut [T], usize) {
+        (self.slice, self.size)
     }
 }
 

@@ -267,7 +267,79 @@ macro_rules! delegate_to_chunks {
     };
 }
 
-delegate_to_chunks!(ChunksExact, Sync, &'data [T]);
-delegate_to_chunks!(ChunksExactMut, Send, &'data mut [T]);
+/// Like `delegate_to_chunks`, but the producer's sequential iterator is std's
+/// `chunks_exact`(`_mut`), whose chunks have a length known to the loop: `chunks` would
+/// recompute `min(size, rest)` per chunk (`par_chunks_exact(8)` folding each chunk: 14%
+/// more instructions than Rayon before).
+macro_rules! exact_chunks {
+    ($name:ident, $bound:ident, $item:ty, $producer:ident, $iter:ident, $method:ident,
+     $split:ident) => {
+        impl<'data, T: $bound> ParallelIterator for $name<'data, T> {
+            type Item = $item;
+            fn drive_unindexed<C: UnindexedConsumer<Self::Item>>(self, consumer: C) -> C::Result {
+                bridge(self, consumer)
+            }
+            fn opt_len(&self) -> Option<usize> {
+                self.chunks.opt_len()
+            }
+        }
+        impl<'data, T: $bound> IndexedParallelIterator for $name<'data, T> {
+            fn drive<C: Consumer<Self::Item>>(self, consumer: C) -> C::Result {
+                bridge(self, consumer)
+            }
+            fn len(&self) -> usize {
+                self.chunks.len()
+            }
+            fn with_producer<CB: ProducerCallback<Self::Item>>(self, callback: CB) -> CB::Output {
+                let (slice, size) = self.chunks.into_parts();
+                callback.callback($producer { slice, size })
+            }
+        }
+
+        /// Whole chunks of `size` items (`slice.len()` is a multiple of `size`).
+        struct $producer<'data, T> {
+            slice: $item,
+            size: usize,
+        }
+
+        impl<'data, T: $bound> Producer for $producer<'data, T> {
+            type Item = $item;
+            type IntoIter = std::slice::$iter<'data, T>;
+
+            fn into_iter(self) -> Self::IntoIter {
+                self.slice.$method(self.size)
+            }
+
+            fn split_at(self, index: usize) -> (Self, Self) {
+                let mid = Ord::min(index.saturating_mul(self.size), self.slice.len());
+                let (left, right) = self.slice.$split(mid);
+                let size = self.size;
+                (
+                    $producer { slice: left, size },
+                    $producer { slice: right, size },
+                )
+            }
+        }
+    };
+}
+
+exact_chunks!(
+    ChunksExact,
+    Sync,
+    &'data [T],
+    ChunksExactProducer,
+    ChunksExact,
+    chunks_exact,
+    split_at
+);
+exact_chunks!(
+    ChunksExactMut,
+    Send,
+    &'data mut [T],
+    ChunksExactMutProducer,
+    ChunksExactMut,
+    chunks_exact_mut,
+    split_at_mut
+);
 delegate_to_chunks!(RChunksExact, Sync, &'data [T]);
 delegate_to_chunks!(RChunksExactMut, Send, &'data mut [T]);

@@ -208,8 +208,12 @@ where
         FoldFolder { acc, ..self }
     }
 
+    #[allow(clippy::redundant_closure)] // a direct call, not `&F`'s shim: see `MapIter`
     fn consume_iter<I: IntoIterator<Item = T>>(self, iter: I) -> Self {
-        let acc = iter.into_iter().fold(self.acc, self.op);
+        // A direct call, not `&F`'s `FnMut` shim (see `MapIter`): with the shim, collecting
+        // chars into a `String` called it per char, out of line.
+        let op = self.op;
+        let acc = iter.into_iter().fold(self.acc, |acc, item| op(acc, item));
         FoldFolder { acc, ..self }
     }
 

@@ -1,8 +1,11 @@
 //! `fold_chunks` and `fold_chunks_with`: one folded value per chunk of `chunk_size` items.
-//! Built on `chunks` (each chunk is gathered into a `Vec`, then folded).
+//! Built on `chunks`' producer, each chunk folded in place. (Gathering each chunk into a
+//! `Vec` first, as `chunks(n).map(fold)`, cost 6.3 times Rayon's instructions for
+//! `fold_chunks(64, ..)` over `u64`s.)
 
 use std::fmt;
 
+use super::chunks::{with_chunk_producer, PerChunk};
 use crate::iter::plumbing::*;
 use crate::iter::{IndexedParallelIterator, ParallelIterator};
 
@@ -79,12 +82,11 @@ where
     }
 
     fn with_producer<CB: ProducerCallback<U>>(self, callback: CB) -> CB::Output {
-        let (identity, fold_op) = (&self.identity, &self.fold_op);
-        let fold = |chunk: Vec<I::Item>| chunk.into_iter().fold(identity(), fold_op);
-        self.base
-            .chunks(self.chunk_size)
-            .map(fold)
-            .with_producer(callback)
+        let fold = FoldChunk {
+            identity: &self.identity,
+            fold_op: &self.fold_op,
+        };
+        with_chunk_producer(self.base, self.chunk_size, fold, callback)
     }
 }
 
@@ -159,14 +161,71 @@ where
     }
 
     fn with_producer<CB: ProducerCallback<U>>(self, callback: CB) -> CB::Output {
-        // `map_with` hands each piece its own copy of `item` (so `U` need not be `Sync`);
+        // Each piece of the producer owns a copy of `item` (so `U` need not be `Sync`);
         // each chunk folds from a clone of that copy.
-        let fold_op = &self.fold_op;
-        let fold =
-            move |item: &mut U, chunk: Vec<I::Item>| chunk.into_iter().fold(item.clone(), fold_op);
-        self.base
-            .chunks(self.chunk_size)
-            .map_with(self.item, fold)
-            .with_producer(callback)
+        let fold = FoldChunkWith {
+            item: self.item,
+            fold_op: &self.fold_op,
+        };
+        with_chunk_producer(self.base, self.chunk_size, fold, callback)
+    }
+}
+
+/// `fold_chunks`: each chunk folded from `identity()`.
+struct FoldChunk<'f, ID, F> {
+    identity: &'f ID,
+    fold_op: &'f F,
+}
+
+impl<ID, F> Clone for FoldChunk<'_, ID, F> {
+    fn clone(&self) -> Self {
+        FoldChunk {
+            identity: self.identity,
+            fold_op: self.fold_op,
+        }
+    }
+}
+
+impl<T, U, ID, F> PerChunk<T> for FoldChunk<'_, ID, F>
+where
+    ID: Fn() -> U + Sync,
+    F: Fn(U, T) -> U + Sync,
+{
+    type Output = U;
+
+    #[allow(clippy::redundant_closure)] // a direct call, not `&F`'s shim: see `MapIter`
+    fn per_chunk<It: Iterator<Item = T>>(&self, items: It, _len: usize) -> U {
+        // A direct call, not `&F`'s `FnMut` shim (see `MapIter`).
+        let fold_op = self.fold_op;
+        items.fold((self.identity)(), |acc, item| fold_op(acc, item))
+    }
+}
+
+/// `fold_chunks_with`: each chunk folded from a clone of the piece's own `item`.
+struct FoldChunkWith<'f, U, F> {
+    item: U,
+    fold_op: &'f F,
+}
+
+impl<U: Clone, F> Clone for FoldChunkWith<'_, U, F> {
+    fn clone(&self) -> Self {
+        FoldChunkWith {
+            item: self.item.clone(),
+            fold_op: self.fold_op,
+        }
+    }
+}
+
+impl<T, U, F> PerChunk<T> for FoldChunkWith<'_, U, F>
+where
+    U: Clone + Send,
+    F: Fn(U, T) -> U + Sync,
+{
+    type Output = U;
+
+    #[allow(clippy::redundant_closure)] // a direct call, not `&F`'s shim: see `MapIter`
+    fn per_chunk<It: Iterator<Item = T>>(&self, items: It, _len: usize) -> U {
+        let fold_op = self.fold_op;
+        items.fold(self.item.clone(), |acc, item| fold_op(acc, item))
     }
 }

@@ -130,6 +130,7 @@ struct InterleaveProducer<A, B> {
 }
 
 /// How many of the first `index` places go to the side that starts, given the lengths.
+#[inline]
 fn taken_by_first(index: usize, first_len: usize, second_len: usize) -> usize {
     let alternating = index.div_ceil(2);
     Ord::min(

@@ -152,6 +152,7 @@ impl Shape {
     }
 
     /// Whether output position `pos` holds a separator (rather than a base item).
+    #[inline]
     fn is_separator(self, pos: usize) -> bool {
         let lead = usize::from(self.lead);
         pos < lead || (pos - lead) % 2 == 1

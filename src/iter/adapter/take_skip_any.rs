@@ -7,6 +7,7 @@ use crate::iter::ParallelIterator;
 use crate::plumbing::UnindexedConsumer;
 
 /// Claims one of the places left in `remaining`; false when none is left.
+#[inline]
 fn claim(remaining: &AtomicUsize) -> bool {
     // ORDERING: only the count matters (each place is handed out once by the RMW itself);
     // no other memory is published through it, so Relaxed suffices.

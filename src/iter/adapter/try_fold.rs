@@ -235,6 +235,34 @@ where
         TryFoldFolder { acc, ..self }
     }
 
+    /// The running value stays in a local (the default would move the whole folder through
+    /// the loop per item: `try_fold(..).try_reduce(..)` over `u64`s, 30% more instructions
+    /// than Rayon). As in the default, the base's `full` is checked after every item.
+    fn consume_iter<I: IntoIterator<Item = T>>(self, iter: I) -> Self {
+        if self.full() {
+            return self;
+        }
+        let ControlFlow::Continue(value) = self.acc else {
+            unreachable!("a folder whose value broke is full")
+        };
+        let (op, base) = (self.op, &self.base);
+        let acc = iter.into_iter().try_fold(value, |value, item| {
+            let flow = op(value, item).branch();
+            match flow {
+                ControlFlow::Continue(value) if base.full() => ControlFlow::Break(Ok(value)),
+                ControlFlow::Continue(value) => ControlFlow::Continue(value),
+                ControlFlow::Break(residual) => ControlFlow::Break(Err(residual)),
+            }
+        });
+        let acc = match acc {
+            ControlFlow::Continue(value) | ControlFlow::Break(Ok(value)) => {
+                ControlFlow::Continue(value)
+            }
+            ControlFlow::Break(Err(residual)) => ControlFlow::Break(residual),
+        };
+        TryFoldFolder { acc, ..self }
+    }
+
     fn complete(self) -> C::Result {
         let result = match self.acc {
             ControlFlow::Continue(value) => R::from_output(value),

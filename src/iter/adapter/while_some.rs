@@ -50,6 +50,7 @@ struct WhileSomeConsumer<'s, C> {
 }
 
 /// Whether some piece has seen a `None`.
+#[inline]
 fn stopped(stop: &AtomicBool) -> bool {
     // ORDERING: a stop hint only, nothing is published through it: Relaxed suffices.
     // Pairs with the Relaxed store in `WhileSomeFolder::consume_iter`.

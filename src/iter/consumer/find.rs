@@ -30,6 +30,7 @@ struct FindAny<'f> {
 }
 
 impl FindAny<'_> {
+    #[inline]
     fn found(&self) -> bool {
         // ORDERING: a stop hint; the value itself travels through the results, so Relaxed
         // suffices. Pairs with the Relaxed store in `FindAnyFolder::consume_iter`.
@@ -161,6 +162,7 @@ struct FindInOrder<'b> {
 
 impl FindInOrder<'_> {
     /// Whether a piece entirely before (first) or after (last) us has already found one.
+    #[inline]
     fn beaten(low: usize, high: usize, best: &AtomicUsize, last: bool) -> bool {
         // ORDERING: a pruning hint; results travel through the reducers, so Relaxed
         // suffices. Pairs with the Relaxed `fetch_min`/`fetch_max` in `record`.
@@ -173,6 +175,7 @@ impl FindInOrder<'_> {
     }
 
     /// Whether a piece before (first) or after (last) this one has already found one.
+    #[inline]
     fn is_beaten(&self) -> bool {
         Self::beaten(self.low.get(), self.high, self.best, self.last)
     }
@@ -289,13 +292,16 @@ impl<R> Folder<Option<R>> for FindInOrderFolder<'_, R> {
             self.consumer.best,
             self.consumer.last,
         );
-        let mut live = iter
-            .into_iter()
-            .take_while(|_| !FindInOrder::beaten(low, high, best, last));
+        // One loop per direction, so the test of `last` is not repeated per item.
         let found = if last {
-            live.flatten().last()
+            iter.into_iter()
+                .take_while(|_| !FindInOrder::beaten(low, high, best, true))
+                .flatten()
+                .last()
         } else {
-            live.find_map(|item| item)
+            iter.into_iter()
+                .take_while(|_| !FindInOrder::beaten(low, high, best, false))
+                .find_map(|item| item)
         };
         if found.is_some() {
             self.item = found;

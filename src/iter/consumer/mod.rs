@@ -85,10 +85,13 @@ pub(crate) enum Which {
     Last,
 }
 
-pub(crate) fn position<I, P>(par_iter: I, predicate: &P, which: Which) -> Option<usize>
+/// `predicate` is taken by value, so that the search loop's closure owns it (one reference
+/// less to follow per item; with `&P`, `position_any` came out 40% above Rayon in
+/// instructions on one build, its `try_fold` not inlined).
+pub(crate) fn position<I, P>(par_iter: I, predicate: P, which: Which) -> Option<usize>
 where
     I: IndexedParallelIterator,
-    P: Fn(I::Item) -> bool + Sync,
+    P: Fn(I::Item) -> bool + Sync + Send,
 {
     let matches = par_iter
         .enumerate()

@@ -12,6 +12,7 @@ const SURROGATES: Range<u32> = 0xD800..0xE000;
 const GAP: u32 = SURROGATES.end - SURROGATES.start;
 
 /// The index of `c` among all chars.
+#[inline]
 fn char_index(c: char) -> u32 {
     let code = u32::from(c);
     if code >= SURROGATES.end {
@@ -22,6 +23,7 @@ fn char_index(c: char) -> u32 {
 }
 
 /// The char with index `index` (the inverse of [`char_index`]).
+#[inline]
 fn index_char(index: u32) -> char {
     let code = if index >= SURROGATES.start {
         index + GAP

@@ -88,6 +88,7 @@ macro_rules! std_pattern {
 }
 
 impl Pattern for char {
+    #[inline]
     fn matches_char(&self, c: char) -> bool {
         *self == c
     }
@@ -95,6 +96,7 @@ impl Pattern for char {
 }
 
 impl Pattern for &[char] {
+    #[inline]
     fn matches_char(&self, c: char) -> bool {
         self.contains(&c)
     }
@@ -102,6 +104,7 @@ impl Pattern for &[char] {
 }
 
 impl<const N: usize> Pattern for [char; N] {
+    #[inline]
     fn matches_char(&self, c: char) -> bool {
         self.contains(&c)
     }
@@ -109,6 +112,7 @@ impl<const N: usize> Pattern for [char; N] {
 }
 
 impl<const N: usize> Pattern for &[char; N] {
+    #[inline]
     fn matches_char(&self, c: char) -> bool {
         self.contains(&c)
     }
@@ -116,6 +120,7 @@ impl<const N: usize> Pattern for &[char; N] {
 }
 
 impl<Test: Fn(char) -> bool + Sync + Send> Pattern for Test {
+    #[inline]
     fn matches_char(&self, c: char) -> bool {
         self(c)
     }
@@ -131,6 +136,7 @@ pub(crate) struct Whitespace {
 }
 
 impl Pattern for Whitespace {
+    #[inline]
     fn matches_char(&self, c: char) -> bool {
         if self.ascii {
             c.is_ascii_whitespace()
@@ -373,6 +379,7 @@ impl ParallelString for str {
     }
 }
 
+#[inline]
 fn strip_carriage_return(line: &str) -> &str {
     line.strip_suffix('\r').unwrap_or(line)
 }
@@ -525,6 +532,7 @@ pub struct Utf16Units {
     next: u8,
 }
 
+#[inline]
 fn utf16_units(c: char) -> Utf16Units {
     let mut units = [0; 2];
     let len = c.encode_utf16(&mut units).len() as u8;
@@ -538,6 +546,7 @@ fn utf16_units(c: char) -> Utf16Units {
 impl Iterator for Utf16Units {
     type Item = u16;
 
+    #[inline]
     fn next(&mut self) -> Option<u16> {
         if self.next == self.len {
             return None;
