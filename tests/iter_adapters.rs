@@ -458,6 +458,30 @@ fn take_any_and_skip_any_counts_and_membership() {
                 let evens = v.iter().filter(|x| *x % 2 == 0).count();
                 let taken_even = v.par_iter().filter(|x| *x % 2 == 0).take_any(k).count();
                 assert_eq!(taken_even, k.min(evens));
+
+                // Places are claimed in batches where the length is known: whatever comes
+                // after `take_any` still sees exactly the taken items, and a source whose
+                // pieces have no useful `size_hint` (flat_map_iter) gives the same count.
+                let downstream = AtomicUsize::new(0);
+                let sum: usize = v
+                    .par_iter()
+                    .take_any(k)
+                    .map(|x| {
+                        downstream.fetch_add(1, Ordering::Relaxed);
+                        *x
+                    })
+                    .sum();
+                assert_eq!(downstream.load(Ordering::Relaxed), k.min(n));
+                assert!(k < n || sum == v.iter().sum::<usize>());
+                let pairs = v.par_iter().flat_map_iter(|&x| [x, x]).take_any(k).count();
+                assert_eq!(pairs, k.min(2 * n), "take_any({k}) of flat_map_iter");
+                let downstream = AtomicUsize::new(0);
+                v.par_iter().skip_any(k).for_each(|_| {
+                    downstream.fetch_add(1, Ordering::Relaxed);
+                });
+                assert_eq!(downstream.load(Ordering::Relaxed), n.saturating_sub(k));
+                let pairs = v.par_iter().flat_map_iter(|&x| [x, x]).skip_any(k).count();
+                assert_eq!(pairs, (2 * n).saturating_sub(k), "skip_any({k}) of flat_map_iter");
             }
         }
     });

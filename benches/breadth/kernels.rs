@@ -585,7 +585,7 @@ pub(crate) fn max_by_key_tuple(i: &Input, _: &mut [u64]) -> u64 {
 }
 pub(crate) fn sum_f32(i: &Input, _: &mut [u64]) -> u64 {
     // Integer-valued f32s below 2^24 in total: exact in any order.
-    i.u.par_iter().map(|&x| (x & 63) as f32).sum::<f32>() as u64
+    i.u.par_iter().map(|&x| (x & 3) as f32).sum::<f32>() as u64
 }
 pub(crate) fn zip_eq_collect(i: &Input, _: &mut [u64]) -> u64 {
     let v: Vec<u64> = i.v.par_iter().zip_eq(&i.w).map(|(a, b)| a ^ b).collect();
