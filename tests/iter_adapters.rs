@@ -481,7 +481,11 @@ fn take_any_and_skip_any_counts_and_membership() {
                 });
                 assert_eq!(downstream.load(Ordering::Relaxed), n.saturating_sub(k));
                 let pairs = v.par_iter().flat_map_iter(|&x| [x, x]).skip_any(k).count();
-                assert_eq!(pairs, (2 * n).saturating_sub(k), "skip_any({k}) of flat_map_iter");
+                assert_eq!(
+                    pairs,
+                    (2 * n).saturating_sub(k),
+                    "skip_any({k}) of flat_map_iter"
+                );
             }
         }
     });

@@ -134,17 +134,29 @@ where
     }
 }
 
-/// Collected in order.
+/// Collected in order: each piece links its own nodes (so the allocations run in
+/// parallel too), and neighbouring lists are joined in order, each join O(1).
 impl<T: Send> FromParallelIterator<T> for LinkedList<T> {
     fn from_par_iter<I: IntoParallelIterator<Item = T>>(par_iter: I) -> Self {
-        build(par_iter)
+        let push = |mut list: LinkedList<T>, item| {
+            list.push_back(item);
+            list
+        };
+        let join = |mut front: LinkedList<T>, mut back: LinkedList<T>| {
+            front.append(&mut back);
+            front
+        };
+        par_iter
+            .into_par_iter()
+            .fold(LinkedList::new, push)
+            .reduce(LinkedList::new, join)
     }
 }
 
 /// Appended in order.
 impl<T: Send> ParallelExtend<T> for LinkedList<T> {
     fn par_extend<I: IntoParallelIterator<Item = T>>(&mut self, par_iter: I) {
-        extend_in_order(self, par_iter)
+        self.append(&mut LinkedList::from_par_iter(par_iter));
     }
 }
 
