@@ -223,15 +223,27 @@ where
         }
     }
 
-    /// Takes the first item out of the loop, so that the loop itself is a plain `fold` with
-    /// no `Option` to test per item (`max` on `u64`s: half the instructions).
-    #[allow(clippy::redundant_closure)] // a direct call, not `&F`'s shim: see `MapIter`
+    /// Takes the first item out of the loop, so that the loop itself has no `Option` to
+    /// test per item (`max` on `u64`s: half the instructions). A `for` loop rather than
+    /// `Iterator::fold`: in one build the `fold` form kept a 24-byte accumulator
+    /// (`max_by_key` over `enumerate`) on the stack, reloaded every item, 4x slower than
+    /// Rayon; the loop keeps it in registers (0.93x).
     fn consume_iter<I: IntoIterator<Item = T>>(self, iter: I) -> Self {
         let mut iter = iter.into_iter();
-        let acc = self.acc.or_else(|| iter.next());
+        let Some(mut acc) = self.acc.or_else(|| iter.next()) else {
+            return ReduceWithFolder {
+                op: self.op,
+                acc: None,
+            };
+        };
         let op = self.op;
-        let acc = acc.map(|acc| iter.fold(acc, |acc, item| op(acc, item)));
-        ReduceWithFolder { op: self.op, acc }
+        for item in iter {
+            acc = op(acc, item);
+        }
+        ReduceWithFolder {
+            op: self.op,
+            acc: Some(acc),
+        }
     }
 
     fn complete(self) -> Option<T> {
