@@ -87,6 +87,7 @@ fn sources_are_clone_and_debug() {
     check(v.par_chunks_exact(3));
     check(v.par_rchunks(3));
     check(v.par_windows(3));
+    check(v.par_array_windows::<3>());
     check(v.par_split(|x| x % 10 == 0));
     check(v.clone().into_par_iter());
     check((0..10u64).into_par_iter());

@@ -385,3 +385,10 @@ fn par_windows_of_zero_panics() {
     let v = [1, 2, 3];
     let _ = v.par_windows(0).count();
 }
+
+#[test]
+#[should_panic(expected = "window length N must not be zero")]
+fn par_array_windows_of_zero_panics() {
+    let v = [1, 2, 3];
+    let _ = v.par_array_windows::<0>().count();
+}

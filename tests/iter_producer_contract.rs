@@ -136,6 +136,10 @@ fn slice_and_vec_producers() {
             let windows: Vec<&[u32]> = v.windows(size).collect();
             check_producer("par_windows", || v.par_windows(size), &windows);
         }
+        let pairs: Vec<&[u32; 2]> = v.windows(2).map(|w| w.try_into().unwrap()).collect();
+        check_producer("par_array_windows", || v.par_array_windows::<2>(), &pairs);
+        let triples: Vec<&[u32; 3]> = v.windows(3).map(|w| w.try_into().unwrap()).collect();
+        check_producer("par_array_windows", || v.par_array_windows::<3>(), &triples);
         let words: Vec<String> = v.iter().map(u32::to_string).collect();
         check_producer("Vec by value", || words.clone().into_par_iter(), &words);
         let deque: VecDeque<u32> = v.iter().copied().collect();

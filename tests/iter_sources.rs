@@ -81,6 +81,9 @@ fn slice_chunks_windows_split() {
             );
             assert_eq!(v.par_windows(size).len(), v.windows(size).len());
         }
+        check_array_windows::<1>(&v);
+        check_array_windows::<2>(&v);
+        check_array_windows::<5>(&v);
         let pieces: Vec<&[u32]> = v.par_split(|x| x % 10 == 0).collect();
         assert_eq!(pieces, v.split(|x| x % 10 == 0).collect::<Vec<_>>());
         let everywhere: Vec<&[u32]> = v.par_split(|_| true).collect();
@@ -283,4 +286,16 @@ fn par_bridge_over_a_source_that_is_itself_parallel() {
             (0..300u64).map(|i| (0..inner(i) % 50).sum::<u64>()).sum()
         );
     });
+}
+
+/// `par_array_windows::<N>` against std's `windows(N)`, each window converted to an array;
+/// also from the back (`rev`) and its length.
+fn check_array_windows<const N: usize>(v: &[u32]) {
+    let expected: Vec<&[u32; N]> = v.windows(N).map(|w| w.try_into().unwrap()).collect();
+    let got: Vec<&[u32; N]> = v.par_array_windows::<N>().collect();
+    assert_eq!(got, expected, "par_array_windows::<{N}>()");
+    let mut backwards: Vec<&[u32; N]> = v.par_array_windows::<N>().rev().collect();
+    backwards.reverse();
+    assert_eq!(backwards, expected, "par_array_windows::<{N}>().rev()");
+    assert_eq!(v.par_array_windows::<N>().len(), expected.len());
 }

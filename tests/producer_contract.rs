@@ -139,6 +139,8 @@ fn sources() {
         });
         check("windows", || v.par_windows(size));
     }
+    check("array_windows::<1>", || v.par_array_windows::<1>());
+    check("array_windows::<3>", || v.par_array_windows::<3>());
 }
 
 #[test]

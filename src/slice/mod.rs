@@ -26,7 +26,7 @@ pub use chunks::{Chunks, ChunksMut};
 pub use exact::{ChunksExact, ChunksExactMut, RChunksExact, RChunksExactMut};
 pub use rchunks::{RChunks, RChunksMut};
 pub use split::{Split, SplitInclusive, SplitInclusiveMut, SplitMut};
-pub use windows::Windows;
+pub use windows::{ArrayWindows, Windows};
 
 /// Parallel methods on shared slices.
 ///
@@ -101,6 +101,19 @@ pub trait ParallelSlice<T: Sync> {
     /// ```
     fn par_windows(&self, window_size: usize) -> Windows<'_, T> {
         Windows::new(self.as_parallel_slice(), window_size)
+    }
+
+    /// Overlapping windows of a constant length `N`, as array references. Panics if `N`
+    /// is 0.
+    ///
+    /// ```
+    /// use weft::prelude::*;
+    ///
+    /// let sums: Vec<i32> = [1, 2, 3].par_array_windows().map(|[a, b]| a + b).collect();
+    /// assert_eq!(sums, [3, 5]);
+    /// ```
+    fn par_array_windows<const N: usize>(&self) -> ArrayWindows<'_, T, N> {
+        ArrayWindows::new(self.as_parallel_slice())
     }
 
     /// Chunks of `chunk_size` items from the start; the last may be shorter. Panics if
