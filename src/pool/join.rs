@@ -1,10 +1,12 @@
 //! `join` and `join_context`: fork `b`, run `a`, then take `b` back or wait for its thief.
 //!
 //! The fast path (nobody idle): `b` becomes a private fork (a few stores into the worker's
-//! fork stack, no atomics), `a` runs, `b` is popped back and run inline. Only when the sleep
-//! counters show an idle worker is the oldest private fork published on the deque
-//! (`worker.rs`). `b`'s job lives in this stack frame, so this function never returns or
-//! unwinds while a thief may still be running it.
+//! fork stack, no atomics), `a` runs, `b` is popped back and run inline. The oldest private
+//! fork is published on the deque when the sleep counters show an idle worker, and, for the
+//! public `join`, when the deque is empty: so every worker with forks keeps one stealable,
+//! and a worker that falls idle while `a` runs long finds it (`worker.rs`). `b`'s job lives
+//! in this stack frame, so this function never returns or unwinds while a thief may still
+//! be running it.
 
 use super::job::StackJob;
 use super::latch::SpinLatch;
@@ -15,7 +17,8 @@ use super::worker::WorkerThread;
 /// Runs `oper_a` and `oper_b`, potentially in parallel, and returns both results.
 ///
 /// Called on a worker, both run in that worker's pool; called elsewhere, on the global pool
-/// while the caller blocks. `oper_b` is offered to idle workers only when some are idle.
+/// while the caller blocks. `oper_b` is offered to other workers when one is idle or when
+/// nothing else of this worker's is on offer.
 ///
 /// # Panics
 /// Both closures always run. If one panics, `join` panics with that payload once both are
@@ -107,7 +110,9 @@ where
     RA: Send,
     RB: Send,
 {
-    registry::in_worker(|worker, injected| fork_on(worker, injected, oper_a, oper_b))
+    registry::in_worker(|worker, injected| {
+        fork_on::<_, _, _, _, true>(worker, injected, oper_a, oper_b)
+    })
 }
 
 /// `join_context` for a caller that already runs on a worker of the pool the work belongs
@@ -128,12 +133,25 @@ where
     if worker.has_enough_private_forks() {
         return join_without_fork(worker, oper_a, oper_b, false);
     }
-    fork_on(worker, false, oper_a, oper_b)
+    // The driver offers its forks between blocks itself (`look_at_pool`), so it skips the
+    // one-stealable-fork rule and its tiny loops pay no deque push.
+    fork_on::<_, _, _, _, false>(worker, false, oper_a, oper_b)
 }
 
 /// The forking join on `worker`: `b` becomes a private fork of this worker, `a` runs here
 /// (so `a` needs no `Send`; `b` may run on a thief), then `b` is popped back or awaited.
-fn fork_on<A, B, RA, RB>(worker: &WorkerThread, injected: bool, oper_a: A, oper_b: B) -> (RA, RB)
+///
+/// With `KEEP_ONE_STEALABLE` (the public `join`), the oldest private fork is also published
+/// when this worker's deque is empty, idle worker or not: `a` may be a long sequential
+/// computation that never joins again, and a worker falling idle during it must find
+/// something to steal (without this, `join` of two long closures on a freshly built pool,
+/// whose other workers were still starting, ran them one after the other).
+fn fork_on<A, B, RA, RB, const KEEP_ONE_STEALABLE: bool>(
+    worker: &WorkerThread,
+    injected: bool,
+    oper_a: A,
+    oper_b: B,
+) -> (RA, RB)
 where
     A: FnOnce(FnContext) -> RA,
     B: FnOnce(FnContext) -> RB + Send,
@@ -147,6 +165,9 @@ where
     // every path below (including a panic in `oper_a`) ends in one of those.
     let job_b_ref = unsafe { job_b.as_job_ref() };
     let slot = worker.push_fork(job_b_ref);
+    if KEEP_ONE_STEALABLE {
+        worker.keep_one_fork_stealable();
+    }
 
     let status_a = unwind::halt_unwinding(|| oper_a(FnContext { migrated: injected }));
 

@@ -1,7 +1,7 @@
 //! Unit tests of the scheduler's internals and a few end-to-end smoke checks; the broad
 //! API tests live in `tests/pool*.rs`.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use super::*;
@@ -185,4 +185,64 @@ fn first_use_of_the_global_pool_from_many_threads_at_once() {
             });
         }
     });
+}
+
+/// Spins until `flag` is set; false if it stays unset for a minute (a hang guard: the
+/// tests below would otherwise wait forever when `b` is never run by another thread).
+fn wait_for(flag: &AtomicBool) -> bool {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while !flag.load(Ordering::SeqCst) {
+        if std::time::Instant::now() > deadline {
+            return false;
+        }
+        std::thread::yield_now();
+    }
+    true
+}
+
+#[test]
+fn join_on_a_fresh_pool_runs_b_beside_a() {
+    // `a` returns only once `b` has started, so `b` must run on another worker while `a`
+    // runs. The other workers of a new pool are still starting (not yet idle) when the
+    // first join forks; `b` used to stay private and the join never finished.
+    for threads in [2, 3] {
+        let b_started = AtomicBool::new(false);
+        let (a, ()) = pool(threads).install(|| {
+            join(
+                || wait_for(&b_started),
+                || b_started.store(true, Ordering::SeqCst),
+            )
+        });
+        assert!(a, "b never ran while a waited ({threads} threads)");
+    }
+}
+
+#[test]
+fn a_worker_falling_idle_during_a_long_a_takes_b() {
+    // The only other worker is busy when the join forks and falls idle only afterwards,
+    // while `a` (which never joins again) waits for `b`.
+    let pool = pool(2);
+    let (busy, joined, b_started) = (
+        AtomicBool::new(false),
+        AtomicBool::new(false),
+        AtomicBool::new(false),
+    );
+    let a = pool.in_place_scope(|s| {
+        s.spawn(|_| {
+            busy.store(true, Ordering::SeqCst);
+            assert!(wait_for(&joined), "the join never started");
+        });
+        pool.install(|| {
+            assert!(wait_for(&busy), "the spawned job never ran");
+            let (a, ()) = join(
+                || {
+                    joined.store(true, Ordering::SeqCst);
+                    wait_for(&b_started)
+                },
+                || b_started.store(true, Ordering::SeqCst),
+            );
+            a
+        })
+    });
+    assert!(a, "b never ran while a waited");
 }

@@ -173,6 +173,20 @@ impl WorkerThread {
         }
     }
 
+    /// If nothing of this worker's is stealable (its deque is empty) while a private fork
+    /// waits, publishes the oldest private fork (in a pool of one, nobody could take it).
+    /// A join deep in a recursion finds the deque holding an older fork and pays a few
+    /// loads; the publishing push happens about once per stolen or reclaimed fork.
+    #[inline]
+    pub(crate) fn keep_one_fork_stealable(&self) {
+        if self.forks.published.get() < self.forks.len.get()
+            && self.registry.num_threads() > 1
+            && self.deque.is_empty()
+        {
+            self.share_fork_cold();
+        }
+    }
+
     /// Someone is idle (or `publish_fork` asks): publish our oldest private fork, unless one
     /// already waits in the deque.
     #[cold]
