@@ -185,9 +185,8 @@ where
     fn consume_iter<I: IntoIterator<Item = T>>(self, iter: I) -> Self {
         let op = self.op;
         // `move |item| op(item)`, not `op`: see `MapIter`.
-        let base = self
-            .base
-            .consume_iter(iter.into_iter().filter_map(move |item| op(item)));
+        let base = super::consume_checking_full!(self.base, iter.into_iter(), |batch| batch
+            .filter_map(move |item| op(item)));
         FilterMapFolder { base, op: self.op }
     }
 

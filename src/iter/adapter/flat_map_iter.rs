@@ -189,9 +189,8 @@ where
     fn consume_iter<I: IntoIterator<Item = T>>(self, iter: I) -> Self {
         // `move |item| map_op(item)`, not `map_op`: see `MapIter`.
         let map_op = self.map_op;
-        let base = self
-            .base
-            .consume_iter(iter.into_iter().flat_map(move |item| map_op(item)));
+        let base = super::consume_checking_full!(self.base, iter.into_iter(), |batch| batch
+            .flat_map(move |item| map_op(item)));
         FlatMapIterFolder {
             base,
             map_op: self.map_op,

@@ -252,6 +252,9 @@ impl<R> Reducer<Option<R>> for FindReducer {
     }
 }
 
+/// Input items between two records of a `find_last` piece's match (one `fetch_max`).
+const RECORD_LAST_EVERY: usize = 1024;
+
 struct FindInOrderFolder<'b, R> {
     consumer: FindInOrder<'b>,
     item: Option<R>,
@@ -294,7 +297,34 @@ impl<R> Folder<Option<R>> for FindInOrderFolder<'_, R> {
         );
         // One loop per direction, so the test of `last` is not repeated per item.
         let found = if last {
-            iter.into_iter()
+            // A last match is only known at the end of the input, but the pieces to the
+            // left may stop as soon as it exists: a long input goes in batches, and a batch
+            // that matched is recorded at once (without this, a piece left of an endless
+            // one never learned it was beaten).
+            let mut items = iter.into_iter();
+            let (lower, upper) = items.size_hint();
+            let mut left = upper.unwrap_or(lower);
+            if left <= crate::iter::adapter::LONG_INPUT {
+                // Short enough to record at the end (see `LONG_INPUT`).
+                left = 0;
+            }
+            while left > RECORD_LAST_EVERY {
+                let batch_match = items
+                    .by_ref()
+                    .take(RECORD_LAST_EVERY)
+                    .take_while(|_| !FindInOrder::beaten(low, high, best, true))
+                    .flatten()
+                    .last();
+                if batch_match.is_some() {
+                    self.item = batch_match;
+                    self.record();
+                }
+                if FindInOrder::beaten(low, high, best, true) {
+                    return self;
+                }
+                left -= RECORD_LAST_EVERY;
+            }
+            items
                 .take_while(|_| !FindInOrder::beaten(low, high, best, true))
                 .flatten()
                 .last()

@@ -1,0 +1,112 @@
+//! Searches over iterators far too long to finish (`u128` ranges of 10^27 items, longer
+//! than `usize`, so unindexed): they end only if every piece that can no longer win learns
+//! it soon, and if the pieces that can win reach a thread. Each test counts the items its
+//! closures see and fails cleanly past a budget instead of running forever. Fresh pools
+//! every time: the first work of a new pool once ran on one thread only.
+
+mod common;
+
+use common::par;
+use common::par::prelude::*;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+const OCTILLION: u128 = 1_000_000_000_000_000_000_000_000_000;
+
+/// Far more items than any of these searches needs, far fewer than a piece running to its
+/// end would see. `find_last` needs the most: about 1.8·10^8 items here, with weft and with
+/// Rayon alike (one chain of about 70 steals towards the upper end, each piece running a
+/// while before the piece right of it matches).
+const BUDGET: u64 = 2_000_000_000;
+
+/// Runs `search` in a fresh pool of each size, handing it a closure that counts one item
+/// and panics once the budget is spent.
+fn in_fresh_pools(search: impl Fn(&(dyn Fn() + Sync)) + Sync) {
+    for threads in [2, 3] {
+        let pool = par::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        let seen = AtomicU64::new(0);
+        let count = || {
+            let n = seen.fetch_add(1, Ordering::Relaxed);
+            assert!(n < BUDGET, "a search over 10^27 items kept going");
+        };
+        pool.install(|| search(&count));
+    }
+}
+
+fn octillion() -> par::range::Iter<u128> {
+    (0..OCTILLION).into_par_iter()
+}
+
+#[test]
+fn find_any_in_the_upper_half() {
+    in_fresh_pools(|count| {
+        let found = octillion().find_any(|&x| {
+            count();
+            x > OCTILLION / 2
+        });
+        assert!(found.is_some_and(|x| x > OCTILLION / 2), "{found:?}");
+    });
+}
+
+#[test]
+fn filter_then_find_any() {
+    // The filter rejects the whole lower half: a piece there never hands an item on.
+    in_fresh_pools(|count| {
+        let found = octillion()
+            .filter(|&x| {
+                count();
+                x > OCTILLION / 2
+            })
+            .find_any(|_| true);
+        assert!(found.is_some_and(|x| x > OCTILLION / 2), "{found:?}");
+    });
+}
+
+#[test]
+fn flat_map_iter_of_empty_inners_then_find_any() {
+    in_fresh_pools(|count| {
+        let found = octillion()
+            .flat_map_iter(|x| {
+                count();
+                (x > OCTILLION / 2).then_some(x)
+            })
+            .find_any(|_| true);
+        assert!(found.is_some_and(|x| x > OCTILLION / 2), "{found:?}");
+    });
+}
+
+#[test]
+fn find_last_reaches_the_upper_end() {
+    // Every item matches: the last one wins, and only a chain of steals towards the upper
+    // end reaches it (each piece stops once a piece to its right has matched).
+    in_fresh_pools(|count| {
+        let found = octillion().find_last(|_| {
+            count();
+            true
+        });
+        assert_eq!(found, Some(OCTILLION - 1));
+        let inclusive = (0..=OCTILLION).into_par_iter().find_last(|_| {
+            count();
+            true
+        });
+        assert_eq!(inclusive, Some(OCTILLION));
+        let mapped = octillion().find_map_last(|x| {
+            count();
+            (x % 3 == 0).then_some(x / 3)
+        });
+        assert_eq!(mapped, Some((OCTILLION - 1) / 3));
+    });
+}
+
+#[test]
+fn find_first_stays_at_the_start() {
+    in_fresh_pools(|count| {
+        let found = octillion().find_first(|&x| {
+            count();
+            x % 1000 == 999
+        });
+        assert_eq!(found, Some(999));
+    });
+}
