@@ -3,6 +3,19 @@
 use crate::iter::plumbing::*;
 use crate::iter::{IndexedParallelIterator, ParallelIterator};
 
+/// How many windows of `size` items `len` items hold.
+fn window_count(len: usize, size: usize) -> usize {
+    (len + 1).saturating_sub(size)
+}
+
+/// Splits `slice` so that its windows of `size` before `index` are the left part's and the
+/// rest the right part's; the parts overlap by `size - 1` items.
+fn split_windows<T>(slice: &[T], size: usize, index: usize) -> (&[T], &[T]) {
+    let left_end = Ord::min(index + size - 1, slice.len());
+    let right_start = Ord::min(index, slice.len());
+    (&slice[..left_end], &slice[right_start..])
+}
+
 /// Parallel iterator over overlapping windows, from
 /// [`par_windows`](super::ParallelSlice::par_windows).
 ///
@@ -50,7 +63,7 @@ impl<'data, T: Sync> IndexedParallelIterator for Windows<'data, T> {
     }
 
     fn len(&self) -> usize {
-        (self.slice.len() + 1).saturating_sub(self.size)
+        window_count(self.slice.len(), self.size)
     }
 
     fn with_producer<CB: ProducerCallback<Self::Item>>(self, callback: CB) -> CB::Output {
@@ -76,19 +89,11 @@ impl<'data, T: Sync> Producer for WindowsProducer<'data, T> {
     }
 
     fn split_at(self, index: usize) -> (Self, Self) {
-        let left_end = Ord::min(index + self.size - 1, self.slice.len());
-        let right_start = Ord::min(index, self.slice.len());
         let size = self.size;
-        let left = WindowsProducer {
-            slice: &self.slice[..left_end],
-            size,
-        };
+        let (left, right) = split_windows(self.slice, size, index);
         (
-            left,
-            WindowsProducer {
-                slice: &self.slice[right_start..],
-                size,
-            },
+            WindowsProducer { slice: left, size },
+            WindowsProducer { slice: right, size },
         )
     }
 }
@@ -142,7 +147,7 @@ impl<'data, T: Sync, const N: usize> IndexedParallelIterator for ArrayWindows<'d
     }
 
     fn len(&self) -> usize {
-        (self.slice.len() + 1).saturating_sub(N)
+        window_count(self.slice.len(), N)
     }
 
     fn with_producer<CB: ProducerCallback<Self::Item>>(self, callback: CB) -> CB::Output {
@@ -168,7 +173,7 @@ impl<'data, T, const N: usize> Iterator for ArrayWindowsIter<'data, T, N> {
 
     #[inline]
     fn size_hint(&self) -> (usize, Option<usize>) {
-        let len = (self.slice.len() + 1).saturating_sub(N);
+        let len = window_count(self.slice.len(), N);
         (len, Some(len))
     }
 }
@@ -193,15 +198,10 @@ impl<'data, T: Sync, const N: usize> Producer for ArrayWindowsIter<'data, T, N> 
     }
 
     fn split_at(self, index: usize) -> (Self, Self) {
-        let left_end = Ord::min(index + N - 1, self.slice.len());
-        let right_start = Ord::min(index, self.slice.len());
+        let (left, right) = split_windows(self.slice, N, index);
         (
-            ArrayWindowsIter {
-                slice: &self.slice[..left_end],
-            },
-            ArrayWindowsIter {
-                slice: &self.slice[right_start..],
-            },
+            ArrayWindowsIter { slice: left },
+            ArrayWindowsIter { slice: right },
         )
     }
 }

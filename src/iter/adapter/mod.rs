@@ -40,6 +40,21 @@ const FULL_CHECK_EVERY: usize = 1024;
 /// down per item, 1.3x to 2.6x the instructions of a plain filter loop.
 pub(crate) const LONG_INPUT: usize = 1 << 20;
 
+/// How many of `items` to feed in batches: its length if it is longer than [`LONG_INPUT`],
+/// else 0. The upper bound when known, else the lower one (a `u128` range longer than
+/// `usize::MAX` reports `(usize::MAX, None)`); an input of unknown length beyond that goes
+/// in one unchecked call.
+#[inline]
+pub(crate) fn long_input_len<I: Iterator>(items: &I) -> usize {
+    let (lower, upper) = items.size_hint();
+    let len = upper.unwrap_or(lower);
+    if len > LONG_INPUT {
+        len
+    } else {
+        0
+    }
+}
+
 /// `folder.consume_iter(adapt(items))` for adapters that may drop items (`filter`,
 /// `flat_map_iter` with empty inner iterators), written `|batch| adapt`. A short-circuiting
 /// folder (`find_any`, `any`, `find_first`) tests its stop flag once per item it
@@ -53,14 +68,7 @@ macro_rules! consume_checking_full {
         let mut folder = $folder;
         let mut items = $items;
         let mut stopped = false;
-        // The upper bound when known, else the lower one (a `u128` range longer than
-        // `usize::MAX` reports `(usize::MAX, None)`); an input of unknown length beyond that
-        // goes in one unchecked call.
-        let (lower, upper) = Iterator::size_hint(&items);
-        let mut left = upper.unwrap_or(lower);
-        if left <= $crate::iter::adapter::LONG_INPUT {
-            left = 0;
-        }
+        let mut left = $crate::iter::adapter::long_input_len(&items);
         while left > $crate::iter::adapter::FULL_CHECK_EVERY {
             let $batch = items.by_ref().take($crate::iter::adapter::FULL_CHECK_EVERY);
             folder = folder.consume_iter($adapt);

@@ -302,12 +302,7 @@ impl<R> Folder<Option<R>> for FindInOrderFolder<'_, R> {
             // that matched is recorded at once (without this, a piece left of an endless
             // one never learned it was beaten).
             let mut items = iter.into_iter();
-            let (lower, upper) = items.size_hint();
-            let mut left = upper.unwrap_or(lower);
-            if left <= crate::iter::adapter::LONG_INPUT {
-                // Short enough to record at the end (see `LONG_INPUT`).
-                left = 0;
-            }
+            let mut left = crate::iter::adapter::long_input_len(&items);
             while left > RECORD_LAST_EVERY {
                 let batch_match = items
                     .by_ref()
