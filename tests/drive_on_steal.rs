@@ -279,3 +279,77 @@ fn slow_items_folded_in_blocks_keep_index_order_in_every_pool() {
         }
     }
 }
+
+/// Randomized lengths and caps for the `with_max_len` tests.
+fn lengths_and_caps() -> Vec<(usize, usize)> {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(0x5EED_CA95);
+    let mut cases = vec![(0, 1), (1, 1), (1000, 1), (100_003, 1)];
+    cases.extend((0..6).map(|_| (rng.random_range(0..200_000), rng.random_range(1..5000))));
+    cases
+}
+
+#[test]
+fn with_max_len_gives_every_chunk_a_folder_of_its_own_as_rayon_does() {
+    // No folder sees more than `max` items, in any pool: `fold` yields that many
+    // accumulators at least, `with_max_len(1)` exactly one per item (a result that does not
+    // depend on steals, which Rayon's own tests rely on).
+    for threads in [1, 2, 3, 8] {
+        let pool = pool(threads);
+        for (n, max) in lengths_and_caps() {
+            let pieces: Vec<Vec<u64>> = pool.install(|| {
+                (0..n)
+                    .into_par_iter()
+                    .with_max_len(max)
+                    .map(|i| uneven(i as u64))
+                    .fold(Vec::new, |mut piece, x| {
+                        piece.push(x);
+                        piece
+                    })
+                    .collect()
+            });
+            let what = format!("{threads} threads, n = {n}, max = {max}");
+            assert!(pieces.iter().all(|p| p.len() <= max), "{what}");
+            assert!(pieces.len() >= n.div_ceil(max).max(1), "{what}");
+            let flat: Vec<u64> = pieces.into_iter().flatten().collect();
+            assert_eq!(
+                flat,
+                (0..n as u64).map(uneven).collect::<Vec<_>>(),
+                "{what}"
+            );
+            if max == 1 {
+                let ones: Vec<u64> = pool.install(|| {
+                    (0..n)
+                        .into_par_iter()
+                        .with_max_len(1)
+                        .fold(|| 0, |count, _| count + 1)
+                        .collect()
+                });
+                // An empty input still makes one (empty) accumulator, as in Rayon.
+                let expected = if n == 0 { vec![0] } else { vec![1; n] };
+                assert_eq!(ones, expected, "{what}");
+            }
+        }
+    }
+}
+
+#[test]
+fn with_max_len_runs_init_once_per_chunk_at_least() {
+    use std::sync::atomic::Ordering::Relaxed;
+    for threads in [1, 2, 3, 8] {
+        for (n, max) in lengths_and_caps() {
+            let (sum, inits, _) = inits_and_steals(threads, |inits| {
+                (0..n)
+                    .into_par_iter()
+                    .with_max_len(max)
+                    .map_init(|| inits.fetch_add(1, Relaxed), |_, i| uneven(i as u64))
+                    .reduce(|| 0, u64::wrapping_add)
+            });
+            assert_eq!(sum, (0..n as u64).map(uneven).fold(0, u64::wrapping_add));
+            assert!(
+                inits >= n.div_ceil(max) as u64,
+                "{threads} threads, n = {n}, max = {max}: {inits} inits"
+            );
+        }
+    }
+}

@@ -8,6 +8,7 @@ mod common;
 
 use common::par;
 use common::par::prelude::*;
+use std::cell::Cell;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 const OCTILLION: u128 = 1_000_000_000_000_000_000_000_000_000;
@@ -28,7 +29,17 @@ fn in_fresh_pools(search: impl Fn(&(dyn Fn() + Sync)) + Sync) {
             .unwrap();
         let seen = AtomicU64::new(0);
         let count = || {
-            let n = seen.fetch_add(1, Ordering::Relaxed);
+            // Counted per thread and added up every `BATCH` items: one shared counter for
+            // every item would make the slowest of these searches several times slower.
+            const BATCH: u64 = 4096;
+            thread_local!(static UNCOUNTED: Cell<u64> = const { Cell::new(0) });
+            let unadded = UNCOUNTED.get() + 1;
+            if unadded < BATCH {
+                UNCOUNTED.set(unadded);
+                return;
+            }
+            UNCOUNTED.set(0);
+            let n = seen.fetch_add(unadded, Ordering::Relaxed);
             assert!(n < BUDGET, "a search over 10^27 items kept going");
         };
         pool.install(|| search(&count));
@@ -108,5 +119,35 @@ fn find_first_stays_at_the_start() {
             x % 1000 == 999
         });
         assert_eq!(found, Some(999));
+    });
+}
+
+/// 10^27 items as three nested levels of 10^9, each cut into chunks of at most 1000 (Rayon's
+/// `octillion_flat`): the driver cuts the consumer at every chunk an owner claims, a million
+/// times per level.
+fn nested_octillion(count: &(dyn Fn() + Sync)) -> impl ParallelIterator<Item = u128> + '_ {
+    let level = || (0..1_000_000_000u32).into_par_iter().with_max_len(1000);
+    level()
+        .map(|i| u64::from(i) * 1_000_000_000)
+        .flat_map(move |i| level().map(move |j| i + u64::from(j)))
+        .map(|i| u128::from(i) * 1_000_000_000)
+        .flat_map(move |i| {
+            level().map(move |j| {
+                count();
+                i + u128::from(j)
+            })
+        })
+}
+
+#[test]
+fn find_last_and_first_over_nested_chunked_ranges() {
+    // `find_first`/`find_last` order their pieces by dividing positions between them. Cut
+    // in half at every chunk, the positions ran out after 64 chunks of one owner; pieces
+    // with none left could not tell each other to stop, and `find_last` ran forever.
+    in_fresh_pools(|count| {
+        let last = nested_octillion(count).find_last(|_| true);
+        assert_eq!(last, Some(OCTILLION - 1));
+        let first = nested_octillion(count).find_first(|x| x % 1000 == 999);
+        assert_eq!(first, Some(999));
     });
 }

@@ -89,7 +89,7 @@ where
     }
     let mid = len / 2;
     let (left_producer, right_producer) = producer.split_at(mid);
-    let (left_consumer, right_consumer, reducer) = consumer.split_at(mid);
+    let (left_consumer, right_consumer, reducer) = consumer.split_at_sized(mid, len);
     let (left, right) = join_context(
         |ctx| split_indexed(mid, ctx.migrated(), splitter, left_producer, left_consumer),
         |ctx| {

@@ -21,15 +21,17 @@ use std::time::Instant;
 use super::steal_range::{ChunkLimits, Handoff, OwnerCursor, SplitAt, MAX_RANGE_LEN};
 use crate::plumbing::{Consumer, Folder, Producer, Reducer};
 use crate::pool::{
-    current_num_threads, join_context, join_context_here, offer_forks, publish_fork, record_event,
-    Event, FnContext,
+    current_num_threads, join_context, join_context_here, offer_forks, on_a_worker, publish_fork,
+    record_event, Event, FnContext,
 };
 
-/// A producer and its consumer, cut together. An upper piece keeps the reducer that joins
+/// A producer and its consumer, cut together, and their length (so that the consumer is cut
+/// in proportion, `Consumer::split_at_sized`). An upper piece keeps the reducer that joins
 /// its result to the result of its lower neighbour (`None` for the first piece of a range).
 struct Work<P, C, R> {
     producer: P,
     consumer: C,
+    len: usize,
     below: Option<R>,
 }
 
@@ -40,15 +42,18 @@ where
 {
     fn split_at(self, index: usize) -> (Self, Self) {
         let (lower_producer, upper_producer) = self.producer.split_at(index);
-        let (lower_consumer, upper_consumer, reducer) = self.consumer.split_at(index);
+        let (lower_consumer, upper_consumer, reducer) =
+            self.consumer.split_at_sized(index, self.len);
         let lower = Work {
             producer: lower_producer,
             consumer: lower_consumer,
+            len: index,
             below: self.below,
         };
         let upper = Work {
             producer: upper_producer,
             consumer: upper_consumer,
+            len: self.len - index,
             below: Some(reducer),
         };
         (lower, upper)
@@ -70,23 +75,26 @@ where
         // A range holds u32 indices: halve longer work first (64-bit lengths only).
         let mid = len / 2;
         let (left_producer, right_producer) = producer.split_at(mid);
-        let (left_consumer, right_consumer, reducer) = consumer.split_at(mid);
+        let (left_consumer, right_consumer, reducer) = consumer.split_at_sized(mid, len);
         let (left, right) = join_context(
             |_| drive_indexed(mid, left_producer, left_consumer),
             |_| drive_indexed(len - mid, right_producer, right_consumer),
         );
         return reducer.reduce(left, right);
     }
-    if len == 0 || current_num_threads() == 1 {
-        // Nothing to share, or nobody to share it with: one chunk, one folder (so `map_init`
-        // and friends call `init` once), no range at all.
-        record_event(Event::ChunkTaken, 1);
-        return fold(producer, consumer.into_folder()).complete();
-    }
     let limits = ChunkLimits::new(producer.min_len(), producer.max_len());
+    if len == 0 || current_num_threads() == 1 {
+        // Nothing to share, or nobody to share it with: no range at all, and one chunk with
+        // one folder (so `map_init` and friends call `init` once), unless `with_max_len`
+        // caps the items a folder may see. Called from outside the pool, still on a worker
+        // (as when there are more threads): closures see the pool's thread names, thread
+        // locals and `current_thread_index`.
+        return on_a_worker(|| fold_alone(len, limits, producer, consumer));
+    }
     let work = Work {
         producer,
         consumer,
+        len,
         below: None,
     };
     let (handoff, cursor) = Handoff::new(0..len as u32, work, limits);
@@ -107,7 +115,7 @@ struct Run<F, R> {
 
 /// The owner's loop: fold chunk after chunk into one folder for as long as the consumer
 /// lets the folder continue (`Consumer::continue_folder`), so per-folder state is made once
-/// per owner. A chunk is folded in blocks of about 50 µs (`OwnerCursor::block_took`); after
+/// per owner; with `with_max_len`, one folder per chunk (`OwnerCursor::chunks_capped`). A chunk is folded in blocks of about 50 µs (`OwnerCursor::block_took`); after
 /// each block the owner publishes its "steal me" job if a worker is idle (at once if items
 /// are slow), and after a steal it offers what is left again, carrying the unfolded rest of
 /// its chunk along (`rest`: always folded into `run`, so `rest` implies `run`).
@@ -138,7 +146,12 @@ where
                     break;
                 };
                 record_event(Event::ChunkTaken, 1);
-                run = Some(extend_run(&mut done, run, work.consumer, work.below));
+                let run_so_far = run.take();
+                run = Some(if cursor.chunks_capped() {
+                    new_run(&mut done, run_so_far, work.consumer, work.below)
+                } else {
+                    extend_run(&mut done, run_so_far, work.consumer, work.below)
+                });
                 let len = chunk.indices.end - chunk.indices.start;
                 (work.producer, len, chunk.steal_observed)
             }
@@ -234,21 +247,69 @@ where
     C: Consumer<T>,
 {
     let Some(Run { folder, below }) = run else {
-        return Run {
-            folder: consumer.into_folder(),
-            below: chunk_below,
-        };
+        return new_run(done, None, consumer, chunk_below);
     };
     match consumer.continue_folder(folder) {
         // The chunk's own reducer (`chunk_below`) joins it to the run: not needed.
         Ok(folder) => Run { folder, below },
         Err((consumer, folder)) => {
-            *done = Some(reduce_below(done.take(), below, folder.complete()));
-            Run {
-                folder: consumer.into_folder(),
-                below: chunk_below,
-            }
+            new_run(done, Some(Run { folder, below }), consumer, chunk_below)
         }
+    }
+}
+
+/// Starts a new run for a chunk's consumer piece; the previous run, if any, is completed
+/// into `done`.
+fn new_run<C, T>(
+    done: &mut Option<C::Result>,
+    run: Option<Run<C::Folder, C::Reducer>>,
+    consumer: C,
+    chunk_below: Option<C::Reducer>,
+) -> Run<C::Folder, C::Reducer>
+where
+    C: Consumer<T>,
+{
+    if let Some(Run { folder, below }) = run {
+        *done = Some(reduce_below(done.take(), below, folder.complete()));
+    }
+    Run {
+        folder: consumer.into_folder(),
+        below: chunk_below,
+    }
+}
+
+/// The driver on a pool of one thread: folds chunk after chunk in index order, each of at
+/// most `limits.max_len()` items and into a folder of its own (just one chunk without a cap),
+/// stopping early once the consumer is full.
+fn fold_alone<P, C>(len: usize, limits: ChunkLimits, producer: P, consumer: C) -> C::Result
+where
+    P: Producer,
+    C: Consumer<P::Item>,
+{
+    let (mut producer, mut consumer, mut left) = (producer, consumer, len);
+    // What the chunks so far made, and the reducer that joins it to the next chunk's result.
+    let mut done: Option<(C::Result, C::Reducer)> = None;
+    while left > limits.max_len() && !consumer.full() {
+        let chunk = limits.max_len();
+        let (chunk_producer, rest_producer) = producer.split_at(chunk);
+        let (chunk_consumer, rest_consumer, reducer) = consumer.split_at_sized(chunk, left);
+        record_event(Event::ChunkTaken, 1);
+        let result = fold(chunk_producer, chunk_consumer.into_folder()).complete();
+        done = Some(match done {
+            None => (result, reducer),
+            Some((before, joins)) => (joins.reduce(before, result), reducer),
+        });
+        (producer, consumer, left) = (rest_producer, rest_consumer, left - chunk);
+    }
+    let last = if consumer.full() {
+        consumer.into_folder().complete()
+    } else {
+        record_event(Event::ChunkTaken, 1);
+        fold(producer, consumer.into_folder()).complete()
+    };
+    match done {
+        None => last,
+        Some((before, reducer)) => reducer.reduce(before, last),
     }
 }
 

@@ -110,6 +110,16 @@ impl ChunkLimits {
             max_len: max_len as u32,
         }
     }
+
+    /// Whether `max_len` is below the longest possible range (so a `with_max_len` applies).
+    pub(crate) fn is_capped(&self) -> bool {
+        self.max_len < MAX_RANGE_LEN as u32
+    }
+
+    /// The longest chunk an owner claims.
+    pub(crate) fn max_len(&self) -> usize {
+        self.max_len as usize
+    }
 }
 
 /// The shared side: owner and thieves both hold `&StealRange`.
@@ -315,6 +325,13 @@ impl OwnerCursor {
     #[inline]
     pub(crate) fn is_short_last_chunk(&self, left: u32) -> bool {
         self.remaining() == 0 && left <= self.claim_floor
+    }
+
+    /// Whether the producer caps chunks (`with_max_len`). The driver then gives each chunk a
+    /// folder of its own, so that no folder sees more than `max_len` items, as no job does in
+    /// Rayon: `fold`'s accumulators and `map_init`'s `init` calls come one per chunk.
+    pub(crate) fn chunks_capped(&self) -> bool {
+        self.limits.is_capped()
     }
 
     /// Whether a thief could take something from what is left: worth a "steal me" job.

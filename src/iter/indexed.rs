@@ -424,10 +424,20 @@ pub trait IndexedParallelIterator: ParallelIterator {
 
     /// Split pieces until they hold at most `max` items (a hint to the driver).
     ///
+    /// As in Rayon, no folder then sees more than `max` items, in any pool: `fold` makes at
+    /// least one accumulator per `max` items and `map_init` calls `init` at least that often
+    /// (without it, weft makes one per owner: the first worker plus one per steal).
+    ///
     /// ```
     /// use weft::prelude::*;
     ///
     /// assert_eq!((0..100).into_par_iter().with_max_len(10).sum::<i32>(), 4950);
+    /// let counts: Vec<usize> = (0..4)
+    ///     .into_par_iter()
+    ///     .with_max_len(1)
+    ///     .fold(|| 0, |count, _| count + 1)
+    ///     .collect();
+    /// assert_eq!(counts, [1, 1, 1, 1]);
     /// ```
     fn with_max_len(self, max: usize) -> MaxLen<Self> {
         MinMaxLen::new(self, 1, max)

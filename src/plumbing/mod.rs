@@ -150,6 +150,54 @@ pub trait Consumer<Item>: Send + Sized {
     /// Splits into consumers for the items before and from `index`, and their reducer.
     fn split_at(self, index: usize) -> (Self, Self, Self::Reducer);
 
+    /// [`split_at`](Consumer::split_at) for a consumer that will be given exactly `len` items
+    /// (counted as `index` is), so that the split can be in proportion: `index` of `len` go
+    /// left. The default ignores `len`.
+    ///
+    /// A weft extension (Rayon has no such method). The drivers call it wherever they know
+    /// the length; the on-steal driver cuts a consumer at every chunk an owner claims, so a
+    /// consumer that divides something finite between its pieces (`find_first` and
+    /// `find_last` divide the positions that order their matches) would run out of it after
+    /// a few dozen cuts in half, but not in proportion. Adapters forward it to their base.
+    ///
+    /// ```
+    /// use weft::iter::plumbing::{Consumer, Folder, Reducer};
+    ///
+    /// /// Counts items; each piece knows which share of the whole it holds.
+    /// struct Share(f64);
+    /// struct CountFolder(usize);
+    /// struct Add;
+    /// impl Folder<u8> for CountFolder {
+    ///     type Result = usize;
+    ///     fn consume(self, _item: u8) -> Self { CountFolder(self.0 + 1) }
+    ///     fn complete(self) -> usize { self.0 }
+    ///     fn full(&self) -> bool { false }
+    /// }
+    /// impl Reducer<usize> for Add {
+    ///     fn reduce(self, left: usize, right: usize) -> usize { left + right }
+    /// }
+    /// impl Consumer<u8> for Share {
+    ///     type Folder = CountFolder;
+    ///     type Reducer = Add;
+    ///     type Result = usize;
+    ///     fn split_at(self, _index: usize) -> (Self, Self, Add) {
+    ///         (Share(self.0 / 2.0), Share(self.0 / 2.0), Add)
+    ///     }
+    ///     fn split_at_sized(self, index: usize, len: usize) -> (Self, Self, Add) {
+    ///         let left = self.0 * index as f64 / len as f64;
+    ///         (Share(left), Share(self.0 - left), Add)
+    ///     }
+    ///     fn into_folder(self) -> CountFolder { CountFolder(0) }
+    ///     fn full(&self) -> bool { false }
+    /// }
+    /// let (chunk, rest, _) = Share(1.0).split_at_sized(1, 4);
+    /// assert_eq!((chunk.0, rest.0), (0.25, 0.75));
+    /// ```
+    fn split_at_sized(self, index: usize, len: usize) -> (Self, Self, Self::Reducer) {
+        let _ = len;
+        self.split_at(index)
+    }
+
     /// Turns into a folder that consumes items one piece at a time.
     fn into_folder(self) -> Self::Folder;
 

@@ -64,6 +64,13 @@ pub fn current_thread_index() -> Option<usize> {
     unsafe { WorkerThread::current().as_ref() }.map(WorkerThread::index)
 }
 
+/// Runs `op` on a worker thread: right here if this thread is one, else on the global pool,
+/// blocking until it is done (as `join` from outside a pool would).
+#[inline]
+pub(crate) fn on_a_worker<R: Send>(op: impl FnOnce() -> R + Send) -> R {
+    registry::in_worker(|_, _| op())
+}
+
 /// Counts `event` in the current worker's statistics (nothing outside a pool).
 #[inline]
 pub(crate) fn record_event(event: Event, n: u64) {

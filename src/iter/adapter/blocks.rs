@@ -103,7 +103,8 @@ impl<T, C: Consumer<T>> ProducerCallback<T> for BlocksCallback<C> {
         let mut done: Option<(C::Result, C::Reducer)> = None;
         while remaining > block && !consumer.full() {
             let (block_producer, rest_producer) = producer.split_at(block);
-            let (block_consumer, rest_consumer, reducer) = consumer.split_at(block);
+            let (block_consumer, rest_consumer, reducer) =
+                consumer.split_at_sized(block, remaining);
             let result = bridge_producer_consumer(block, block_producer, block_consumer);
             done = Some(match done {
                 None => (result, reducer),

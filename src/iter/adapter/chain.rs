@@ -36,9 +36,12 @@ where
     type Item = A::Item;
 
     fn drive_unindexed<C: UnindexedConsumer<A::Item>>(self, consumer: C) -> C::Result {
-        let (left, right, reducer) = match self.a.opt_len() {
-            Some(a_len) => consumer.split_at(a_len),
-            None => {
+        let (left, right, reducer) = match (self.a.opt_len(), self.b.opt_len()) {
+            (Some(a_len), Some(b_len)) if a_len.checked_add(b_len).is_some() => {
+                consumer.split_at_sized(a_len, a_len + b_len)
+            }
+            (Some(a_len), _) => consumer.split_at(a_len),
+            (None, _) => {
                 let reducer = consumer.to_reducer();
                 (consumer.split_off_left(), consumer, reducer)
             }

@@ -100,6 +100,20 @@ struct FilterMapConsumer<'f, C, F> {
     op: &'f F,
 }
 
+impl<C, F> FilterMapConsumer<'_, C, F> {
+    /// Splits the base consumer with `split` (`split_at` or `split_at_sized`) and wraps
+    /// each piece.
+    fn split_base<Red>(self, split: impl FnOnce(C) -> (C, C, Red)) -> (Self, Self, Red) {
+        let (left, right, reducer) = split(self.base);
+        let op = self.op;
+        (
+            FilterMapConsumer { base: left, op },
+            FilterMapConsumer { base: right, op },
+            reducer,
+        )
+    }
+}
+
 impl<'f, T, R, C, F> Consumer<T> for FilterMapConsumer<'f, C, F>
 where
     C: Consumer<R>,
@@ -110,13 +124,11 @@ where
     type Result = C::Result;
 
     fn split_at(self, index: usize) -> (Self, Self, C::Reducer) {
-        let (left, right, reducer) = self.base.split_at(index);
-        let op = self.op;
-        (
-            FilterMapConsumer { base: left, op },
-            FilterMapConsumer { base: right, op },
-            reducer,
-        )
+        self.split_base(|base| base.split_at(index))
+    }
+
+    fn split_at_sized(self, index: usize, len: usize) -> (Self, Self, C::Reducer) {
+        self.split_base(|base| base.split_at_sized(index, len))
     }
 
     fn into_folder(self) -> Self::Folder {

@@ -91,6 +91,23 @@ struct FlatMapConsumer<'f, C, F> {
     map_op: &'f F,
 }
 
+impl<C, F> FlatMapConsumer<'_, C, F> {
+    /// Splits the base consumer with `split` (`split_at` or `split_at_sized`) and wraps
+    /// each piece.
+    fn split_base<Red>(self, split: impl FnOnce(C) -> (C, C, Red)) -> (Self, Self, Red) {
+        let (left, right, reducer) = split(self.base);
+        let map_op = self.map_op;
+        (
+            FlatMapConsumer { base: left, map_op },
+            FlatMapConsumer {
+                base: right,
+                map_op,
+            },
+            reducer,
+        )
+    }
+}
+
 impl<'f, T, C, F, PI> Consumer<T> for FlatMapConsumer<'f, C, F>
 where
     C: UnindexedConsumer<PI::Item>,
@@ -102,16 +119,11 @@ where
     type Result = C::Result;
 
     fn split_at(self, index: usize) -> (Self, Self, C::Reducer) {
-        let (left, right, reducer) = self.base.split_at(index);
-        let map_op = self.map_op;
-        (
-            FlatMapConsumer { base: left, map_op },
-            FlatMapConsumer {
-                base: right,
-                map_op,
-            },
-            reducer,
-        )
+        self.split_base(|base| base.split_at(index))
+    }
+
+    fn split_at_sized(self, index: usize, len: usize) -> (Self, Self, C::Reducer) {
+        self.split_base(|base| base.split_at_sized(index, len))
     }
 
     fn into_folder(self) -> Self::Folder {

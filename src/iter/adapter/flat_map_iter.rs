@@ -96,6 +96,24 @@ struct FlatMapIterConsumer<'f, C, F> {
     map_op: &'f F,
 }
 
+impl<C, F> FlatMapIterConsumer<'_, C, F> {
+    /// Splits the base consumer with `split` (`split_at` or `split_at_sized`) and wraps
+    /// each piece.
+    fn split_base<Red>(self, split: impl FnOnce(C) -> (C, C, Red)) -> (Self, Self, Red) {
+        let (left, right, reducer) = split(self.base);
+        let map_op = self.map_op;
+        let left = FlatMapIterConsumer { base: left, map_op };
+        (
+            left,
+            FlatMapIterConsumer {
+                base: right,
+                map_op,
+            },
+            reducer,
+        )
+    }
+}
+
 impl<'f, T, C, F, SI> Consumer<T> for FlatMapIterConsumer<'f, C, F>
 where
     C: Consumer<SI::Item>,
@@ -107,17 +125,11 @@ where
     type Result = C::Result;
 
     fn split_at(self, index: usize) -> (Self, Self, C::Reducer) {
-        let (left, right, reducer) = self.base.split_at(index);
-        let map_op = self.map_op;
-        let left = FlatMapIterConsumer { base: left, map_op };
-        (
-            left,
-            FlatMapIterConsumer {
-                base: right,
-                map_op,
-            },
-            reducer,
-        )
+        self.split_base(|base| base.split_at(index))
+    }
+
+    fn split_at_sized(self, index: usize, len: usize) -> (Self, Self, C::Reducer) {
+        self.split_base(|base| base.split_at_sized(index, len))
     }
 
     fn into_folder(self) -> Self::Folder {

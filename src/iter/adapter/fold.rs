@@ -119,18 +119,11 @@ struct FoldConsumer<'f, C, S, F> {
     op: &'f F,
 }
 
-impl<'f, T, C, S, F> Consumer<T> for FoldConsumer<'f, C, S, F>
-where
-    C: Consumer<S::State>,
-    S: StateSource,
-    F: Fn(S::State, T) -> S::State + Sync,
-{
-    type Folder = FoldFolder<'f, C, S::State, F>;
-    type Reducer = C::Reducer;
-    type Result = C::Result;
-
-    fn split_at(self, index: usize) -> (Self, Self, C::Reducer) {
-        let (left, right, reducer) = self.base.split_at(index);
+impl<C, S: StateSource, F> FoldConsumer<'_, C, S, F> {
+    /// Splits the base consumer with `split` (`split_at` or `split_at_sized`) and wraps
+    /// each piece.
+    fn split_base<Red>(self, split: impl FnOnce(C) -> (C, C, Red)) -> (Self, Self, Red) {
+        let (left, right, reducer) = split(self.base);
         let (op, left_source) = (self.op, self.source.split());
         let left = FoldConsumer {
             base: left,
@@ -146,6 +139,25 @@ where
             },
             reducer,
         )
+    }
+}
+
+impl<'f, T, C, S, F> Consumer<T> for FoldConsumer<'f, C, S, F>
+where
+    C: Consumer<S::State>,
+    S: StateSource,
+    F: Fn(S::State, T) -> S::State + Sync,
+{
+    type Folder = FoldFolder<'f, C, S::State, F>;
+    type Reducer = C::Reducer;
+    type Result = C::Result;
+
+    fn split_at(self, index: usize) -> (Self, Self, C::Reducer) {
+        self.split_base(|base| base.split_at(index))
+    }
+
+    fn split_at_sized(self, index: usize, len: usize) -> (Self, Self, C::Reducer) {
+        self.split_base(|base| base.split_at_sized(index, len))
     }
 
     fn into_folder(self) -> Self::Folder {

@@ -303,18 +303,16 @@ struct IntersperseConsumer<C, T> {
     lead: Cell<bool>,
 }
 
-impl<C, T> Consumer<T> for IntersperseConsumer<C, T>
-where
-    C: Consumer<T>,
-    T: Clone + Send,
-{
-    type Folder = IntersperseFolder<C::Folder, T>;
-    type Reducer = C::Reducer;
-    type Result = C::Result;
-
-    fn split_at(self, index: usize) -> (Self, Self, C::Reducer) {
+impl<C, T: Clone> IntersperseConsumer<C, T> {
+    /// Splits the base consumer with `split` (`split_at` or `split_at_sized`, at the output
+    /// position of input `index`) and wraps each piece.
+    fn split_base<Red>(
+        self,
+        index: usize,
+        split: impl FnOnce(C) -> (C, C, Red),
+    ) -> (Self, Self, Red) {
         let lead = self.lead.get();
-        let (left, right, reducer) = self.base.split_at(output_len(index, lead));
+        let (left, right, reducer) = split(self.base);
         let left = IntersperseConsumer {
             base: left,
             separator: self.separator.clone(),
@@ -327,6 +325,32 @@ where
             lead: Cell::new(right_lead),
         };
         (left, right, reducer)
+    }
+}
+
+impl<C, T> Consumer<T> for IntersperseConsumer<C, T>
+where
+    C: Consumer<T>,
+    T: Clone + Send,
+{
+    type Folder = IntersperseFolder<C::Folder, T>;
+    type Reducer = C::Reducer;
+    type Result = C::Result;
+
+    fn split_at(self, index: usize) -> (Self, Self, C::Reducer) {
+        let lead = self.lead.get();
+        self.split_base(index, |base| base.split_at(output_len(index, lead)))
+    }
+
+    fn split_at_sized(self, index: usize, len: usize) -> (Self, Self, C::Reducer) {
+        let lead = self.lead.get();
+        // The base sees about twice as many items; past `usize` it gets a plain split.
+        match len.checked_mul(2) {
+            Some(_) => self.split_base(index, |base| {
+                base.split_at_sized(output_len(index, lead), output_len(len, lead))
+            }),
+            None => self.split_base(index, |base| base.split_at(output_len(index, lead))),
+        }
     }
 
     fn into_folder(self) -> Self::Folder {

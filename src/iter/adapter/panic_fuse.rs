@@ -149,13 +149,11 @@ impl<'p, C> FuseConsumer<'p, C> {
     }
 }
 
-impl<'p, T, C: Consumer<T>> Consumer<T> for FuseConsumer<'p, C> {
-    type Folder = FuseFolder<'p, C::Folder>;
-    type Reducer = C::Reducer;
-    type Result = C::Result;
-
-    fn split_at(self, index: usize) -> (Self, Self, C::Reducer) {
-        let (left, right, reducer) = self.base.split_at(index);
+impl<C> FuseConsumer<'_, C> {
+    /// Splits the base consumer with `split` (`split_at` or `split_at_sized`) and wraps
+    /// each piece.
+    fn split_base<Red>(self, split: impl FnOnce(C) -> (C, C, Red)) -> (Self, Self, Red) {
+        let (left, right, reducer) = split(self.base);
         let panicked = self.panicked;
         (
             FuseConsumer {
@@ -168,6 +166,20 @@ impl<'p, T, C: Consumer<T>> Consumer<T> for FuseConsumer<'p, C> {
             },
             reducer,
         )
+    }
+}
+
+impl<'p, T, C: Consumer<T>> Consumer<T> for FuseConsumer<'p, C> {
+    type Folder = FuseFolder<'p, C::Folder>;
+    type Reducer = C::Reducer;
+    type Result = C::Result;
+
+    fn split_at(self, index: usize) -> (Self, Self, C::Reducer) {
+        self.split_base(|base| base.split_at(index))
+    }
+
+    fn split_at_sized(self, index: usize, len: usize) -> (Self, Self, C::Reducer) {
+        self.split_base(|base| base.split_at_sized(index, len))
     }
 
     fn into_folder(self) -> Self::Folder {

@@ -102,13 +102,11 @@ struct PlacesConsumer<'r, C> {
     places: Places<'r>,
 }
 
-impl<'r, T, C: Consumer<T>> Consumer<T> for PlacesConsumer<'r, C> {
-    type Folder = PlacesFolder<'r, C::Folder>;
-    type Reducer = C::Reducer;
-    type Result = C::Result;
-
-    fn split_at(self, index: usize) -> (Self, Self, C::Reducer) {
-        let (left, right, reducer) = self.base.split_at(index);
+impl<C> PlacesConsumer<'_, C> {
+    /// Splits the base consumer with `split` (`split_at` or `split_at_sized`) and wraps
+    /// each piece.
+    fn split_base<Red>(self, split: impl FnOnce(C) -> (C, C, Red)) -> (Self, Self, Red) {
+        let (left, right, reducer) = split(self.base);
         let places = self.places;
         (
             PlacesConsumer { base: left, places },
@@ -118,6 +116,20 @@ impl<'r, T, C: Consumer<T>> Consumer<T> for PlacesConsumer<'r, C> {
             },
             reducer,
         )
+    }
+}
+
+impl<'r, T, C: Consumer<T>> Consumer<T> for PlacesConsumer<'r, C> {
+    type Folder = PlacesFolder<'r, C::Folder>;
+    type Reducer = C::Reducer;
+    type Result = C::Result;
+
+    fn split_at(self, index: usize) -> (Self, Self, C::Reducer) {
+        self.split_base(|base| base.split_at(index))
+    }
+
+    fn split_at_sized(self, index: usize, len: usize) -> (Self, Self, C::Reducer) {
+        self.split_base(|base| base.split_at_sized(index, len))
     }
 
     fn into_folder(self) -> Self::Folder {

@@ -148,19 +148,11 @@ struct TryFoldConsumer<'f, C, S, F> {
     op: &'f F,
 }
 
-impl<'f, T, R, C, S, F> Consumer<T> for TryFoldConsumer<'f, C, S, F>
-where
-    C: Consumer<R>,
-    S: StateSource,
-    F: Fn(S::State, T) -> R + Sync,
-    R: Try<Output = S::State> + Send,
-{
-    type Folder = TryFoldFolder<'f, C, R, F>;
-    type Reducer = C::Reducer;
-    type Result = C::Result;
-
-    fn split_at(self, index: usize) -> (Self, Self, C::Reducer) {
-        let (left, right, reducer) = self.base.split_at(index);
+impl<C, S: StateSource, F> TryFoldConsumer<'_, C, S, F> {
+    /// Splits the base consumer with `split` (`split_at` or `split_at_sized`) and wraps
+    /// each piece.
+    fn split_base<Red>(self, split: impl FnOnce(C) -> (C, C, Red)) -> (Self, Self, Red) {
+        let (left, right, reducer) = split(self.base);
         let (op, left_source) = (self.op, self.source.split());
         let left = TryFoldConsumer {
             base: left,
@@ -176,6 +168,26 @@ where
             },
             reducer,
         )
+    }
+}
+
+impl<'f, T, R, C, S, F> Consumer<T> for TryFoldConsumer<'f, C, S, F>
+where
+    C: Consumer<R>,
+    S: StateSource,
+    F: Fn(S::State, T) -> R + Sync,
+    R: Try<Output = S::State> + Send,
+{
+    type Folder = TryFoldFolder<'f, C, R, F>;
+    type Reducer = C::Reducer;
+    type Result = C::Result;
+
+    fn split_at(self, index: usize) -> (Self, Self, C::Reducer) {
+        self.split_base(|base| base.split_at(index))
+    }
+
+    fn split_at_sized(self, index: usize, len: usize) -> (Self, Self, C::Reducer) {
+        self.split_base(|base| base.split_at_sized(index, len))
     }
 
     fn into_folder(self) -> Self::Folder {

@@ -57,19 +57,31 @@ fn stopped(stop: &AtomicBool) -> bool {
     stop.load(Ordering::Relaxed)
 }
 
-impl<'s, T, C: Consumer<T>> Consumer<Option<T>> for WhileSomeConsumer<'s, C> {
-    type Folder = WhileSomeFolder<'s, C::Folder>;
-    type Reducer = C::Reducer;
-    type Result = C::Result;
-
-    fn split_at(self, index: usize) -> (Self, Self, C::Reducer) {
-        let (left, right, reducer) = self.base.split_at(index);
+impl<C> WhileSomeConsumer<'_, C> {
+    /// Splits the base consumer with `split` (`split_at` or `split_at_sized`) and wraps
+    /// each piece.
+    fn split_base<Red>(self, split: impl FnOnce(C) -> (C, C, Red)) -> (Self, Self, Red) {
+        let (left, right, reducer) = split(self.base);
         let stop = self.stop;
         (
             WhileSomeConsumer { base: left, stop },
             WhileSomeConsumer { base: right, stop },
             reducer,
         )
+    }
+}
+
+impl<'s, T, C: Consumer<T>> Consumer<Option<T>> for WhileSomeConsumer<'s, C> {
+    type Folder = WhileSomeFolder<'s, C::Folder>;
+    type Reducer = C::Reducer;
+    type Result = C::Result;
+
+    fn split_at(self, index: usize) -> (Self, Self, C::Reducer) {
+        self.split_base(|base| base.split_at(index))
+    }
+
+    fn split_at_sized(self, index: usize, len: usize) -> (Self, Self, C::Reducer) {
+        self.split_base(|base| base.split_at_sized(index, len))
     }
 
     fn into_folder(self) -> Self::Folder {

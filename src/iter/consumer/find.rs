@@ -182,8 +182,19 @@ impl FindInOrder<'_> {
 
     /// Splits `[low, high)` at its midpoint.
     fn halves(&self) -> (Self, Self) {
+        self.cut(1, 2)
+    }
+
+    /// Splits `[low, high)` in proportion: the lower piece gets `index` parts of `len`.
+    /// Only `len` items ever reach this consumer, so no positions are wasted on items that
+    /// never come; cuts in half would run out of positions after 64 consecutive chunks of
+    /// one owner, and pieces with empty ranges no longer stop each other.
+    fn cut(&self, index: usize, len: usize) -> (Self, Self) {
         let low = self.low.get();
-        let mid = low + (self.high - low) / 2;
+        let width = (self.high - low) as u128;
+        // At most `width` (index <= len), so it fits in a usize.
+        let lower_width = width * index.min(len) as u128 / len as u128;
+        let mid = low + lower_width as usize;
         let (best, last) = (self.best, self.last);
         (
             FindInOrder {
@@ -209,6 +220,15 @@ impl<'b, R: Send> Consumer<Option<R>> for FindInOrder<'b> {
 
     fn split_at(self, _index: usize) -> (Self, Self, FindReducer) {
         let (left, right) = self.halves();
+        (left, right, FindReducer { last: self.last })
+    }
+
+    fn split_at_sized(self, index: usize, len: usize) -> (Self, Self, FindReducer) {
+        let (left, right) = if len == 0 {
+            self.halves()
+        } else {
+            self.cut(index, len)
+        };
         (left, right, FindReducer { last: self.last })
     }
 
@@ -382,6 +402,49 @@ mod tests {
                 assert_eq!(found, Some(8190));
             });
         }
+    }
+
+    #[test]
+    fn a_million_chunks_cut_in_proportion_keep_positions_apart() {
+        // The on-steal driver's cuts along one owner's run: a chunk of `c` items off the
+        // front of what is left. Every chunk must keep a non-empty range of its own (so a
+        // match in it is told apart from its neighbours'), and no range may overlap.
+        use super::{Consumer, FindInOrder};
+        use core::cell::Cell;
+        use std::sync::atomic::AtomicUsize;
+        let best = AtomicUsize::new(usize::MAX);
+        let mut rest = FindInOrder {
+            low: Cell::new(0),
+            high: usize::MAX,
+            best: &best,
+            last: false,
+        };
+        let (mut left, chunk) = (1_000_000_000usize, 1000);
+        let mut previous_high = 0;
+        while left > 0 {
+            let (piece, upper, _) = Consumer::<Option<u8>>::split_at_sized(rest, chunk, left);
+            let low = piece.low.get();
+            assert!(
+                low == previous_high && low < piece.high,
+                "{low}..{}",
+                piece.high
+            );
+            previous_high = piece.high;
+            rest = upper;
+            left -= chunk;
+        }
+        assert_eq!(previous_high, usize::MAX);
+        // Cut in half instead, 64 chunks leave the rest at most one position.
+        let mut rest = FindInOrder {
+            low: Cell::new(0),
+            high: usize::MAX,
+            best: &best,
+            last: false,
+        };
+        for _ in 0..64 {
+            rest = Consumer::<Option<u8>>::split_at(rest, chunk).1;
+        }
+        assert!(rest.high - rest.low.get() <= 1);
     }
 
     #[test]

@@ -246,6 +246,32 @@ struct UnzipConsumer<'o, OP, CA, CB> {
     right: CB,
 }
 
+impl<OP, CA, CB> UnzipConsumer<'_, OP, CA, CB> {
+    /// Splits both sides at the same place (`split_at` or `split_at_sized`).
+    fn split_both<RA, RB>(
+        self,
+        split_left: impl FnOnce(CA) -> (CA, CA, RA),
+        split_right: impl FnOnce(CB) -> (CB, CB, RB),
+    ) -> (Self, Self, UnzipReducer<RA, RB>) {
+        let (left_lower, left_upper, left_reducer) = split_left(self.left);
+        let (right_lower, right_upper, right_reducer) = split_right(self.right);
+        let op = self.op;
+        (
+            UnzipConsumer {
+                op,
+                left: left_lower,
+                right: right_lower,
+            },
+            UnzipConsumer {
+                op,
+                left: left_upper,
+                right: right_upper,
+            },
+            UnzipReducer(left_reducer, right_reducer),
+        )
+    }
+}
+
 impl<'o, T, OP, CA, CB> Consumer<T> for UnzipConsumer<'o, OP, CA, CB>
 where
     OP: UnzipOp<T>,
@@ -257,20 +283,13 @@ where
     type Result = (CA::Result, CB::Result);
 
     fn split_at(self, index: usize) -> (Self, Self, Self::Reducer) {
-        let (left_lower, left_upper, left_reducer) = self.left.split_at(index);
-        let (right_lower, right_upper, right_reducer) = self.right.split_at(index);
-        (
-            UnzipConsumer {
-                op: self.op,
-                left: left_lower,
-                right: right_lower,
-            },
-            UnzipConsumer {
-                op: self.op,
-                left: left_upper,
-                right: right_upper,
-            },
-            UnzipReducer(left_reducer, right_reducer),
+        self.split_both(|left| left.split_at(index), |right| right.split_at(index))
+    }
+
+    fn split_at_sized(self, index: usize, len: usize) -> (Self, Self, Self::Reducer) {
+        self.split_both(
+            |left| left.split_at_sized(index, len),
+            |right| right.split_at_sized(index, len),
         )
     }
 
