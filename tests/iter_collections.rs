@@ -183,8 +183,11 @@ fn binary_heap() {
         assert_eq!(sorted(by_ref), sorted(heap.iter().collect()));
         let by_value: Vec<u32> = heap.clone().into_par_iter().collect();
         assert_eq!(sorted(by_value), sorted(v.clone()));
+        let capacity = heap.capacity();
         let drained: Vec<u32> = heap.par_drain().collect();
         assert!(heap.is_empty());
+        // Drained, not taken: the heap keeps its capacity (Rayon documents this).
+        assert_eq!(heap.capacity(), capacity);
         assert_eq!(sorted(drained), sorted(v.clone()));
     });
 }
