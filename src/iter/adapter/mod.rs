@@ -87,6 +87,22 @@ macro_rules! consume_checking_full {
 }
 use consume_checking_full;
 
+/// `Consumer::split_at` and `Consumer::split_at_sized` of an adapter's consumer: both split
+/// the base consumer the same way and wrap the pieces with the adapter's own
+/// `split_base(self, split)`, so that the length the driver knows reaches the base.
+macro_rules! splits_through_base {
+    () => {
+        fn split_at(self, index: usize) -> (Self, Self, Self::Reducer) {
+            self.split_base(|base| base.split_at(index))
+        }
+
+        fn split_at_sized(self, index: usize, len: usize) -> (Self, Self, Self::Reducer) {
+            self.split_base(|base| base.split_at_sized(index, len))
+        }
+    };
+}
+use splits_through_base;
+
 pub use any_while::{SkipAnyWhile, TakeAnyWhile};
 pub use blocks::{ExponentialBlocks, UniformBlocks};
 pub use chain::Chain;

@@ -174,13 +174,7 @@ impl<'p, T, C: Consumer<T>> Consumer<T> for FuseConsumer<'p, C> {
     type Reducer = C::Reducer;
     type Result = C::Result;
 
-    fn split_at(self, index: usize) -> (Self, Self, C::Reducer) {
-        self.split_base(|base| base.split_at(index))
-    }
-
-    fn split_at_sized(self, index: usize, len: usize) -> (Self, Self, C::Reducer) {
-        self.split_base(|base| base.split_at_sized(index, len))
-    }
+    super::splits_through_base!();
 
     fn into_folder(self) -> Self::Folder {
         FuseFolder {
