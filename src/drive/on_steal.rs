@@ -115,10 +115,11 @@ struct Run<F, R> {
 
 /// The owner's loop: fold chunk after chunk into one folder for as long as the consumer
 /// lets the folder continue (`Consumer::continue_folder`), so per-folder state is made once
-/// per owner; with `with_max_len`, one folder per chunk (`OwnerCursor::chunks_capped`). A chunk is folded in blocks of about 50 µs (`OwnerCursor::block_took`); after
-/// each block the owner publishes its "steal me" job if a worker is idle (at once if items
-/// are slow), and after a steal it offers what is left again, carrying the unfolded rest of
-/// its chunk along (`rest`: always folded into `run`, so `rest` implies `run`).
+/// per owner; with `with_max_len`, one folder per chunk (`OwnerCursor::chunks_capped`). A
+/// chunk is folded in blocks of about 50 µs (`OwnerCursor::block_took`); after each block
+/// the owner publishes its "steal me" job if a worker is idle (at once if items are slow),
+/// and after a steal it offers what is left again, carrying the unfolded rest of its chunk
+/// along (`rest`: always folded into `run`, so `rest` implies `run`).
 fn own<P, C>(
     handoff: &Shared<P, C>,
     mut cursor: OwnerCursor,

@@ -406,8 +406,8 @@ mod tests {
 
     #[test]
     fn a_million_chunks_cut_in_proportion_keep_positions_apart() {
-        // The on-steal driver's cuts along one owner's run: a chunk of `c` items off the
-        // front of what is left. Every chunk must keep a non-empty range of its own (so a
+        // The on-steal driver's cuts along one owner's run: `chunk` items off the front of
+        // what is left, a million times. Every chunk must keep a non-empty range of its own (so a
         // match in it is told apart from its neighbours'), and no range may overlap.
         use super::{Consumer, FindInOrder};
         use core::cell::Cell;
