@@ -147,12 +147,14 @@ where
                     break;
                 };
                 record_event(Event::ChunkTaken, 1);
-                let run_so_far = run.take();
-                run = Some(if cursor.chunks_capped() {
-                    new_run(&mut done, run_so_far, work.consumer, work.below)
-                } else {
-                    extend_run(&mut done, run_so_far, work.consumer, work.below)
-                });
+                let may_continue = !cursor.chunks_capped();
+                run = Some(extend_run(
+                    &mut done,
+                    run.take(),
+                    work.consumer,
+                    work.below,
+                    may_continue,
+                ));
                 let len = chunk.indices.end - chunk.indices.start;
                 (work.producer, len, chunk.steal_observed)
             }
@@ -236,41 +238,28 @@ where
     combine(mine, stolen)
 }
 
-/// Adds a chunk's consumer piece to the owner's run: it continues the run's folder if the
-/// consumer allows it; otherwise the run is completed into `done` and a new run starts.
+/// Adds a chunk's consumer piece to the owner's run: it continues the run's folder if
+/// `may_continue` (no `with_max_len` cap) and the consumer allows it; otherwise the run is
+/// completed into `done` and a new run starts.
 fn extend_run<C, T>(
     done: &mut Option<C::Result>,
     run: Option<Run<C::Folder, C::Reducer>>,
     consumer: C,
     chunk_below: Option<C::Reducer>,
+    may_continue: bool,
 ) -> Run<C::Folder, C::Reducer>
 where
     C: Consumer<T>,
 {
-    let Some(Run { folder, below }) = run else {
-        return new_run(done, None, consumer, chunk_below);
+    let (consumer, finished) = match run {
+        Some(Run { folder, below }) if may_continue => match consumer.continue_folder(folder) {
+            // The chunk's own reducer (`chunk_below`) joins it to the run: not needed.
+            Ok(folder) => return Run { folder, below },
+            Err((consumer, folder)) => (consumer, Some(Run { folder, below })),
+        },
+        run => (consumer, run),
     };
-    match consumer.continue_folder(folder) {
-        // The chunk's own reducer (`chunk_below`) joins it to the run: not needed.
-        Ok(folder) => Run { folder, below },
-        Err((consumer, folder)) => {
-            new_run(done, Some(Run { folder, below }), consumer, chunk_below)
-        }
-    }
-}
-
-/// Starts a new run for a chunk's consumer piece; the previous run, if any, is completed
-/// into `done`.
-fn new_run<C, T>(
-    done: &mut Option<C::Result>,
-    run: Option<Run<C::Folder, C::Reducer>>,
-    consumer: C,
-    chunk_below: Option<C::Reducer>,
-) -> Run<C::Folder, C::Reducer>
-where
-    C: Consumer<T>,
-{
-    if let Some(Run { folder, below }) = run {
+    if let Some(Run { folder, below }) = finished {
         *done = Some(reduce_below(done.take(), below, folder.complete()));
     }
     Run {
