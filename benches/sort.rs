@@ -8,6 +8,11 @@
 //! cargo bench --bench sort -- --warm-up-time 1 --measurement-time 3 --sample-size 10
 //! WEFT_BENCH_INTERLEAVED=1 cargo bench --bench sort   # round-robin, steadier ratios
 //! ```
+//!
+//! The interleaved run adds `halves-2`: each half of the input sorted by std on its own
+//! thread and never merged or partitioned. That is std's own sorting code doing less work
+//! than a whole sort needs, so its speed-up over std is a practical ceiling for any
+//! two-thread sort in the same run (the host's load moves that ceiling from run to run).
 
 #![allow(missing_docs)] // `criterion_group!` generates an undocumented `pub fn`
 
@@ -112,6 +117,17 @@ criterion_group! {
     targets = sort_benches
 }
 
+/// `join` on plain scoped std threads: `b` on a thread spawned for the call, `a` on this one.
+/// The `halves-2` contender is built on it. The spawn takes a few hundred microseconds here,
+/// under 0.5% of a sort of 10^7 elements.
+fn std_join(a: impl FnOnce(), b: impl FnOnce() + Send) {
+    std::thread::scope(|scope| {
+        let other = scope.spawn(b);
+        a();
+        other.join().expect("the other half panicked");
+    });
+}
+
 /// One contender of an interleaved run: its name and a sort of the vector it is given.
 type Contender<'a, T> = (String, Box<dyn Fn(&mut Vec<T>) + 'a>);
 
@@ -171,6 +187,24 @@ where
             }),
         ));
     }
+    // The hand-split contender: each half sorted by std on its own thread, never merged or
+    // partitioned (the result is not sorted). See the module docs: a practical ceiling.
+    contenders.push((
+        "unstable/halves-2".into(),
+        Box::new(|v: &mut Vec<T>| {
+            let mid = v.len() / 2;
+            let (low, high) = v.split_at_mut(mid);
+            std_join(|| low.sort_unstable(), || high.sort_unstable());
+        }),
+    ));
+    contenders.push((
+        "stable/halves-2".into(),
+        Box::new(|v: &mut Vec<T>| {
+            let mid = v.len() / 2;
+            let (low, high) = v.split_at_mut(mid);
+            std_join(|| low.sort(), || high.sort());
+        }),
+    ));
     for (t, pool) in &rayon_pools {
         contenders.push((
             format!("unstable/rayon-{t}"),

@@ -9,6 +9,7 @@
 //! protocol and the measurements). Unindexed work uses the recursive split-in-half driver
 //! in [`halving`], which also remains selectable for indexed work, for comparison.
 
+mod clock; // the cheap timestamps that size the on-steal driver's blocks
 mod halving; // recursive split-in-half with a budget that resets when a job is stolen
 mod on_steal; // lazy splitting of indexed work over a work-stealing index range
 mod steal_range; // lock-free work-stealing index range and its producer hand-off

@@ -16,8 +16,7 @@
 //! its victim keeps, and its result is reduced on the right of the victim's
 //! (`README.md`, "Why results stay in index order").
 
-use std::time::Instant;
-
+use super::clock::{self, Stamp};
 use super::steal_range::{ChunkLimits, Handoff, OwnerCursor, SplitAt, MAX_RANGE_LEN};
 use crate::plumbing::{Consumer, Folder, Producer, Reducer};
 use crate::pool::{
@@ -136,7 +135,7 @@ where
     // The first read waits until the first block is in hand, so that the first block's
     // rate, which sets the claim floor, is not inflated by this call's own set-up: a range
     // of a few thousand cheap items then takes two claims instead of three.
-    let mut clock: Option<Instant> = None;
+    let mut last_read: Option<Stamp> = None;
     // Our "steal me" job was just forked: with slow items, publish it right away.
     look_at_pool(&cursor);
     loop {
@@ -165,7 +164,7 @@ where
             // untimed: no claim or block follows that its time could size.
             let timed = !cursor.is_short_last_chunk(left);
             let block = if timed { cursor.block_len(left) } else { left };
-            let start = timed.then(|| *clock.get_or_insert_with(Instant::now));
+            let start = timed.then(|| *last_read.get_or_insert_with(clock::now));
             let tail = if block < left {
                 let (head, tail) = producer.split_at(block as usize);
                 folder = fold(head, folder);
@@ -175,9 +174,9 @@ where
                 None
             };
             if let Some(start) = start {
-                let now = Instant::now();
-                cursor.block_took(block, now - start);
-                clock = Some(now);
+                let now = clock::now();
+                cursor.block_took(block, start.until(now));
+                last_read = Some(now);
             }
             if folder.full() {
                 // Nobody wants more items: keep thieves off the rest and stop.
