@@ -16,17 +16,17 @@ use std::time::{Duration, Instant};
 #[derive(Clone, Copy, Debug)]
 pub(super) enum Stamp {
     /// TSC ticks.
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
     Tsc(u64),
-    /// Where the TSC is not used (not x86-64, no invariant TSC, or under valgrind, whose
-    /// CPUID does not report one).
+    /// Where the TSC is not used: not x86-64, no invariant TSC, under valgrind (whose CPUID
+    /// reports none) or under Miri (which has no `rdtsc`).
     Instant(Instant),
 }
 
 /// The current time.
 #[inline]
 pub(super) fn now() -> Stamp {
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
     if tsc::scale().is_some() {
         return Stamp::Tsc(tsc::read());
     }
@@ -38,19 +38,19 @@ impl Stamp {
     #[inline]
     pub(super) fn until(self, later: Stamp) -> Duration {
         match (self, later) {
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(all(target_arch = "x86_64", not(miri)))]
             (Stamp::Tsc(start), Stamp::Tsc(end)) => {
                 let scale = tsc::scale().expect("TSC stamps exist only with a scale");
                 Duration::from_nanos(tsc::to_nanos(end.saturating_sub(start), scale))
             }
             (Stamp::Instant(start), Stamp::Instant(end)) => end.saturating_duration_since(start),
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(all(target_arch = "x86_64", not(miri)))]
             _ => unreachable!("the clock is chosen once per process"),
         }
     }
 }
 
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", not(miri)))]
 mod tsc {
     use std::sync::OnceLock;
     use std::time::{Duration, Instant};
