@@ -1,14 +1,15 @@
 //! The on-steal driver's block clock: a cheap timestamp and the time between two of them.
 //!
-//! An owner reads the clock before its first block and after each block (`on_steal::own`), so a
-//! small parallel loop pays for at least two reads. `Instant::now` costs about 33 ns on the
-//! 2-core VM we measure on (`clock_gettime` through the vDSO, with its seqlock and scaling);
-//! the `rdtsc` instruction under it costs about 12 ns. On x86-64 with an invariant TSC (a
-//! constant rate, ticking in every power state) the clock is the raw TSC, converted to
-//! nanoseconds with a factor measured once against `Instant` over 20 µs; elsewhere it is
-//! `Instant`. The times only size blocks and claims (`OwnerCursor::block_took`), so a
-//! factor a fraction of a percent off, or a TSC that differs a little between cores, only
-//! shifts a heuristic: nothing depends on it for correctness.
+//! An owner reads the clock before its first block and after each block
+//! (`on_steal::own`), so a small parallel loop pays for at least two reads. `Instant::now`
+//! costs about 33 ns on the 2-core VM we measure on (`clock_gettime` through the vDSO, with
+//! its seqlock and scaling); the `rdtsc` instruction under it costs about 12 ns. On x86-64
+//! with an invariant TSC (a constant rate, ticking in every power state) the clock is the
+//! raw TSC, converted to nanoseconds with a factor measured once per process against
+//! `Instant` over 20 µs; elsewhere it is `Instant`. The times only size blocks and claims
+//! (`OwnerCursor::block_took`), so a factor a fraction of a percent off, or a TSC that
+//! differs a little between cores, only shifts a heuristic: nothing depends on it for
+//! correctness.
 
 use std::time::{Duration, Instant};
 
@@ -85,9 +86,9 @@ mod tsc {
     }
 
     /// Times a 20 µs spin with both clocks. Each `Instant` read is bracketed by two TSC
-    /// reads; a bracket longer than 2000 ticks (the thread was preempted in it) makes that
-    /// attempt count for nothing. `None` if the TSC is not invariant or no attempt of five
-    /// was clean.
+    /// reads; a bracket longer than 2000 ticks (the thread was preempted in it) or reversed
+    /// makes that attempt count for nothing. `None` if the TSC is not invariant or no
+    /// attempt of five was clean.
     fn calibrate() -> Option<u64> {
         if !invariant() {
             return None;
@@ -106,14 +107,20 @@ mod tsc {
                     break (elapsed, before, after);
                 }
             };
-            if after_start - before_start > BRACKET || after_end - before_end > BRACKET {
+            // Midpoints of the brackets: ticks between the two `Instant` reads. Checked, as a
+            // thread moved between cores may see the TSC step back.
+            let clean = |before: u64, after: u64| {
+                after
+                    .checked_sub(before)
+                    .is_some_and(|bracket| bracket <= BRACKET)
+            };
+            if !clean(before_start, after_start) || !clean(before_end, after_end) {
                 continue;
             }
-            // Midpoints of the brackets: ticks between the two `Instant` reads.
-            let ticks = (before_end / 2 + after_end / 2) - (before_start / 2 + after_start / 2);
-            if ticks == 0 {
-                return None;
-            }
+            let ticks = (before_end / 2 + after_end / 2)
+                .checked_sub(before_start / 2 + after_start / 2)
+                .filter(|&ticks| ticks > 0);
+            let Some(ticks) = ticks else { continue };
             let scale = (elapsed.as_nanos() << 32) / u128::from(ticks);
             return u64::try_from(scale).ok();
         }
