@@ -6,6 +6,7 @@
 //! turns out to have been stolen (`migrated()`), some thread was idle, so the budget is
 //! reset to at least the thread count: work is split further exactly where thieves are.
 
+use super::fold_indexed;
 use crate::plumbing::{Consumer, Folder, Producer, Reducer, UnindexedConsumer, UnindexedProducer};
 use crate::pool::{current_num_threads, join_context};
 
@@ -85,7 +86,7 @@ where
         return consumer.into_folder().complete();
     }
     if !splitter.try_split(len, stolen) {
-        return producer.fold_with(consumer.into_folder()).complete();
+        return fold_indexed(producer, len, consumer.into_folder()).complete();
     }
     let mid = len / 2;
     let (left_producer, right_producer) = producer.split_at(mid);

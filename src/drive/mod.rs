@@ -16,7 +16,14 @@ mod steal_range; // lock-free work-stealing index range and its producer hand-of
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use crate::plumbing::{Consumer, Producer, UnindexedConsumer, UnindexedProducer};
+use crate::plumbing::{Consumer, Folder, Producer, UnindexedConsumer, UnindexedProducer};
+
+/// The most items one `consume_iter` call gets from a driver's leaf ([`fold_indexed`]).
+/// Adapters that may drop items (`filter`, `flat_map_iter`) hide a short-circuiting
+/// folder's stop flag for as long as they reject; this bound is how late a `find_any` or
+/// `any` can notice that it may stop. Inputs that do not come through `fold_indexed`
+/// (unindexed leaves) are cut to it by the adapters themselves.
+pub(crate) const LONG_INPUT: usize = 1 << 20;
 
 /// Set by [`use_halving_for_indexed`]: indexed work takes the split-in-half driver.
 static HALVING_FOR_INDEXED: AtomicBool = AtomicBool::new(false);
@@ -41,6 +48,35 @@ where
     } else {
         on_steal::drive_indexed(len, producer, consumer)
     }
+}
+
+/// Folds the `len` items of `producer` into `folder`: the leaf of both drivers. An input
+/// longer than [`LONG_INPUT`] goes in blocks of that length, cut from the producer with
+/// `split_at`, with a `full()` test between blocks. Cutting here, once per million items,
+/// leaves the adapters' per-item loops free of any batching counter, which kept LLVM from
+/// vectorizing them (measured: a `filter(..).count()` over bytes ran 1.9x Rayon's time at
+/// one thread while its adapters cut batches themselves).
+#[inline]
+fn fold_indexed<P: Producer, F: Folder<P::Item>>(producer: P, len: usize, folder: F) -> F {
+    let (mut producer, mut len, mut folder) = (producer, len, folder);
+    while len > LONG_INPUT {
+        let (head, tail) = producer.split_at(LONG_INPUT);
+        folder = fold_leaf(head, folder);
+        if folder.full() {
+            return folder;
+        }
+        (producer, len) = (tail, len - LONG_INPUT);
+    }
+    fold_leaf(producer, folder)
+}
+
+/// Folds all of `producer` into `folder`: the sequential leaf loop. Kept out of line so that
+/// it is a small function of its own, into which LLVM inlines the user's closures; inlined
+/// into the (large) driver, the per-item closure call was left out of line (measured: 35
+/// instead of 28 instructions per item on the fine-grained benchmark at one thread).
+#[inline(never)]
+fn fold_leaf<P: Producer, F: Folder<P::Item>>(producer: P, folder: F) -> F {
+    producer.fold_with(folder)
 }
 
 /// Runs `consumer` over the items of an unindexed `producer`, splitting across workers.

@@ -17,6 +17,7 @@
 //! (`README.md`, "Why results stay in index order").
 
 use super::clock::{self, Stamp};
+use super::fold_indexed;
 use super::steal_range::{ChunkLimits, Handoff, OwnerCursor, SplitAt, MAX_RANGE_LEN};
 use crate::plumbing::{Consumer, Folder, Producer, Reducer};
 use crate::pool::{
@@ -167,10 +168,10 @@ where
             let start = timed.then(|| *last_read.get_or_insert_with(clock::now));
             let tail = if block < left {
                 let (head, tail) = producer.split_at(block as usize);
-                folder = fold(head, folder);
+                folder = fold_indexed(head, block as usize, folder);
                 Some(tail)
             } else {
-                folder = fold(producer, folder);
+                folder = fold_indexed(producer, left as usize, folder);
                 None
             };
             if let Some(start) = start {
@@ -283,7 +284,7 @@ where
         let (chunk_producer, rest_producer) = producer.split_at(chunk);
         let (chunk_consumer, rest_consumer, reducer) = consumer.split_at_sized(chunk, left);
         record_event(Event::ChunkTaken, 1);
-        let result = fold(chunk_producer, chunk_consumer.into_folder()).complete();
+        let result = fold_indexed(chunk_producer, chunk, chunk_consumer.into_folder()).complete();
         done = Some(match done {
             None => (result, reducer),
             Some((before, joins)) => (joins.reduce(before, result), reducer),
@@ -294,21 +295,12 @@ where
         consumer.into_folder().complete()
     } else {
         record_event(Event::ChunkTaken, 1);
-        fold(producer, consumer.into_folder()).complete()
+        fold_indexed(producer, left, consumer.into_folder()).complete()
     };
     match done {
         None => last,
         Some((before, reducer)) => reducer.reduce(before, last),
     }
-}
-
-/// Folds all of `producer` into `folder`: the sequential leaf loop. Kept out of line so that
-/// it is a small function of its own, into which LLVM inlines the user's closures; inlined
-/// into the (large) driver, the per-item closure call was left out of line (measured: 35
-/// instead of 28 instructions per item on the fine-grained benchmark at one thread).
-#[inline(never)]
-fn fold<P: Producer, F: Folder<P::Item>>(producer: P, folder: F) -> F {
-    producer.fold_with(folder)
 }
 
 /// `done` (what the owner folded before a run) joined with the run's `result`.

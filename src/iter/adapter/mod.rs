@@ -34,11 +34,12 @@ mod zip; // zip, zip_eq
 /// Input items between two `full()` tests in [`consume_checking_full!`].
 const FULL_CHECK_EVERY: usize = 1024;
 
-/// Inputs longer than this go in batches in [`consume_checking_full!`]. The on-steal
-/// driver already folds in blocks of about 50 µs and tests `full()` between blocks, so only
-/// the halving driver's long leaves need batches; and batching costs: the `take` counts
-/// down per item, 1.3x to 2.6x the instructions of a plain filter loop.
-pub(crate) const LONG_INPUT: usize = 1 << 20;
+/// Inputs longer than this go in batches in [`consume_checking_full!`]. The drivers never
+/// hand an indexed leaf more than this in one call (`drive::fold_indexed`, which tests
+/// `full()` between its blocks), so only unindexed leaves and folders called directly
+/// reach the batching, which costs: the `take` counts down per item, and keeps LLVM from
+/// vectorizing the loop.
+pub(crate) use crate::drive::LONG_INPUT;
 
 /// How many of `items` to feed in batches: its length if it is longer than [`LONG_INPUT`],
 /// else 0. The upper bound when known, else the lower one (a `u128` range longer than
