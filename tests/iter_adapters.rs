@@ -532,3 +532,49 @@ fn adapters_report_their_length() {
     assert_eq!(v.par_iter().filter(|_| true).opt_len(), None);
     assert_eq!(v.par_iter().flat_map_iter(|&x| 0..x).opt_len(), None);
 }
+
+/// A `Copy` type whose `Clone` counts its calls (a `Clone` that is not a copy is legal).
+#[derive(Copy, Debug, PartialEq)]
+struct CountsClones(u32);
+
+static CLONES: AtomicUsize = AtomicUsize::new(0);
+
+#[allow(clippy::non_canonical_clone_impl)] // the point: a `Clone` that is not a copy
+impl Clone for CountsClones {
+    fn clone(&self) -> Self {
+        CLONES.fetch_add(1, Ordering::Relaxed);
+        CountsClones(self.0 ^ 1)
+    }
+}
+
+#[test]
+#[allow(clippy::iter_cloned_collect)] // the oracle copies; `to_vec` would clone
+fn copied_copies_and_cloned_clones() {
+    // Indexed (collect, chunks, sum) and unindexed (after filter) paths alike: `copied`
+    // never calls `Clone::clone`, `cloned` calls it once per item.
+    each_input(31, |n, v| {
+        let items: Vec<CountsClones> = v.iter().map(|&x| CountsClones(x)).collect();
+        let before = CLONES.load(Ordering::Relaxed);
+        let copied: Vec<CountsClones> = items.par_iter().copied().collect();
+        let chunked: Vec<Vec<CountsClones>> = items.par_iter().copied().chunks(7).collect();
+        let kept = items.par_iter().copied().filter(|c| c.0 % 2 == 0).count();
+        let copies_made = CLONES.load(Ordering::Relaxed) - before;
+        assert_eq!(copied, items);
+        let expected_chunks: Vec<Vec<CountsClones>> = items
+            .chunks(7)
+            .map(|c| c.iter().copied().collect())
+            .collect();
+        assert_eq!(chunked, expected_chunks);
+        assert_eq!(kept, v.iter().filter(|&&x| x % 2 == 0).count());
+
+        let cloned: Vec<CountsClones> = items.par_iter().cloned().collect();
+        let expected: Vec<CountsClones> = v.iter().map(|&x| CountsClones(x ^ 1)).collect();
+        assert_eq!(cloned, expected);
+        let odd_sum: u64 = items.par_iter().cloned().map(|c| u64::from(c.0)).sum();
+        assert_eq!(odd_sum, v.iter().map(|&x| u64::from(x ^ 1)).sum::<u64>());
+        // Other tests in this binary do not use `CountsClones`, and tests of this binary run
+        // in parallel, so only this test's own calls are counted.
+        let clones_made = CLONES.load(Ordering::Relaxed) - before - copies_made;
+        assert_eq!((copies_made, clones_made), (0, 2 * n));
+    });
+}

@@ -1,4 +1,7 @@
-//! `cloned` and `copied`: turn `&T` items into `T`. Both are a `map` under the hood.
+//! `cloned` and `copied`: turn `&T` items into `T`. Unindexed, both are a `map`; indexed,
+//! their producer's sequential iterator is std's `Cloned` / `Copied` of the upstream one,
+//! so that a slice's `TrustedLen` reaches the folders (`Vec::extend` of copied `u64`s is
+//! then a copy of the whole block, not a loop testing the capacity per item).
 
 use crate::iter::plumbing::*;
 use crate::iter::{IndexedParallelIterator, ParallelIterator};
@@ -46,7 +49,7 @@ where
     T: 'a + Clone + Send + Sync,
 {
     fn drive<C: Consumer<T>>(self, consumer: C) -> C::Result {
-        self.base.map(T::clone).drive(consumer)
+        bridge(self, consumer)
     }
 
     fn len(&self) -> usize {
@@ -54,7 +57,8 @@ where
     }
 
     fn with_producer<CB: ProducerCallback<T>>(self, callback: CB) -> CB::Output {
-        self.base.map(T::clone).with_producer(callback)
+        let kind = ByClone;
+        self.base.with_producer(OwningCallback { callback, kind })
     }
 }
 
@@ -105,7 +109,7 @@ where
     T: 'a + Copy + Send + Sync,
 {
     fn drive<C: Consumer<T>>(self, consumer: C) -> C::Result {
-        self.base.map(copy).drive(consumer)
+        bridge(self, consumer)
     }
 
     fn len(&self) -> usize {
@@ -113,6 +117,111 @@ where
     }
 
     fn with_producer<CB: ProducerCallback<T>>(self, callback: CB) -> CB::Output {
-        self.base.map(copy).with_producer(callback)
+        let kind = ByCopy;
+        self.base.with_producer(OwningCallback { callback, kind })
+    }
+}
+
+/// How a producer of `&T` becomes one of `T`: std's `Cloned` or `Copied` of its iterator.
+trait Owning<'a, T: 'a>: Copy + Send {
+    type Iter<I>: Iterator<Item = T> + DoubleEndedIterator + ExactSizeIterator
+    where
+        I: Iterator<Item = &'a T> + DoubleEndedIterator + ExactSizeIterator;
+
+    fn own<I>(items: I) -> Self::Iter<I>
+    where
+        I: Iterator<Item = &'a T> + DoubleEndedIterator + ExactSizeIterator;
+}
+
+/// `cloned`: each item is `T::clone`d.
+#[derive(Clone, Copy)]
+struct ByClone;
+
+/// `copied`: each item is copied bit for bit (never through a `Clone` impl).
+#[derive(Clone, Copy)]
+struct ByCopy;
+
+impl<'a, T: 'a + Clone> Owning<'a, T> for ByClone {
+    type Iter<I>
+        = std::iter::Cloned<I>
+    where
+        I: Iterator<Item = &'a T> + DoubleEndedIterator + ExactSizeIterator;
+
+    fn own<I>(items: I) -> Self::Iter<I>
+    where
+        I: Iterator<Item = &'a T> + DoubleEndedIterator + ExactSizeIterator,
+    {
+        items.cloned()
+    }
+}
+
+impl<'a, T: 'a + Copy> Owning<'a, T> for ByCopy {
+    type Iter<I>
+        = std::iter::Copied<I>
+    where
+        I: Iterator<Item = &'a T> + DoubleEndedIterator + ExactSizeIterator;
+
+    fn own<I>(items: I) -> Self::Iter<I>
+    where
+        I: Iterator<Item = &'a T> + DoubleEndedIterator + ExactSizeIterator,
+    {
+        items.copied()
+    }
+}
+
+/// Receives the upstream producer of `&T` and passes on one of `T`.
+struct OwningCallback<CB, K> {
+    callback: CB,
+    kind: K,
+}
+
+impl<'a, T, CB, K> ProducerCallback<&'a T> for OwningCallback<CB, K>
+where
+    T: 'a,
+    CB: ProducerCallback<T>,
+    K: Owning<'a, T>,
+{
+    type Output = CB::Output;
+
+    fn callback<P: Producer<Item = &'a T>>(self, base: P) -> CB::Output {
+        let kind = self.kind;
+        self.callback.callback(OwningProducer { base, kind })
+    }
+}
+
+/// Clones or copies the items of the upstream producer.
+struct OwningProducer<P, K> {
+    base: P,
+    kind: K,
+}
+
+impl<'a, T, P, K> Producer for OwningProducer<P, K>
+where
+    T: 'a,
+    P: Producer<Item = &'a T>,
+    K: Owning<'a, T>,
+{
+    type Item = T;
+    type IntoIter = K::Iter<P::IntoIter>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        K::own(self.base.into_iter())
+    }
+
+    fn min_len(&self) -> usize {
+        self.base.min_len()
+    }
+
+    fn max_len(&self) -> usize {
+        self.base.max_len()
+    }
+
+    fn split_at(self, index: usize) -> (Self, Self) {
+        let (left, right) = self.base.split_at(index);
+        let kind = self.kind;
+        (
+            OwningProducer { base: left, kind },
+            OwningProducer { base: right, kind },
+        )
     }
 }
