@@ -209,6 +209,22 @@ fn par_extend_appends_in_order() {
         expected.extend(v.iter().copied().filter(|x| x % 2 == 0));
         assert_eq!(vec, expected);
 
+        // An empty vector takes the first piece of an unindexed extend as its buffer, but
+        // only when it has none: a buffer the caller reserved is kept and filled.
+        let evens: Vec<u32> = v.iter().copied().filter(|x| x % 2 == 0).collect();
+        let mut fresh = Vec::new();
+        fresh.par_extend(v.par_iter().copied().filter(|x| x % 2 == 0));
+        assert_eq!(fresh, evens);
+        let mut reserved = Vec::with_capacity(n + 1);
+        let buffer = reserved.as_ptr();
+        reserved.par_extend(v.par_iter().copied().filter(|x| x % 2 == 0));
+        assert_eq!(reserved, evens);
+        assert_eq!(
+            reserved.as_ptr(),
+            buffer,
+            "the reserved buffer was replaced"
+        );
+
         let mut by_ref = prefix.clone();
         by_ref.par_extend(&v);
         assert_eq!(by_ref, [prefix.as_slice(), v.as_slice()].concat());

@@ -48,7 +48,16 @@ where
     match par_iter.opt_len() {
         Some(len) => extend_vec_exact(vec, len, |slots| par_iter.drive_unindexed(slots)),
         None => {
-            let list = collect_vec_list(par_iter);
+            let mut list = collect_vec_list(par_iter);
+            if vec.capacity() == 0 {
+                // The first piece becomes the vector: one copy fewer, and none at all when
+                // one worker made every item (`reserve` below then grows it in place or,
+                // for large buffers, by remapping its pages). Not when the caller reserved
+                // room: that buffer is kept.
+                if let Some(first) = list.pop_front() {
+                    *vec = first;
+                }
+            }
             vec.reserve(list.iter().map(Vec::len).sum());
             for mut piece in list {
                 vec.append(&mut piece);
