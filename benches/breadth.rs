@@ -1,4 +1,4 @@
-//! Breadth benchmark: weft against Rayon on about 105 common iterator patterns (collects,
+//! Breadth benchmark: weft against Rayon on about 106 common iterator patterns (collects,
 //! filters, flat maps, searches, reductions, string splits, nested and small loops), at 1
 //! and 2 threads, to catch a pattern where weft falls behind. `benches/iter.rs` and
 //! `benches/sort.rs` hold the issue targets with their sequential baselines; this one

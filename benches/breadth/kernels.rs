@@ -416,6 +416,14 @@ pub(crate) fn bridge_channel(i: &Input, _: &mut [u64]) -> u64 {
     drop(tx);
     rx.into_iter().par_bridge().map(|x| mix(x) >> 8).sum()
 }
+pub(crate) fn flat_map_iter_fold(i: &Input, _: &mut [u64]) -> u64 {
+    // A fold fed by a nested sequential iterator (std's `FlatMap`), which iterates best
+    // through its own `fold`.
+    i.v.par_iter()
+        .flat_map_iter(|&x| 0..(x & 7))
+        .fold(|| 0u64, |a, x| a.rotate_left(1) ^ x)
+        .reduce(|| 0, |a, b| a ^ b)
+}
 pub(crate) fn fold_with_sum(i: &Input, _: &mut [u64]) -> u64 {
     i.v.par_iter()
         .fold_with(0u64, |a, &x| a ^ mix(x))
@@ -686,6 +694,7 @@ pub(crate) const ALL: &[(&str, Kernel)] = &[
     ("into_par_iter_strings", into_par_iter_strings),
     ("bridge_channel", bridge_channel),
     ("fold_with_sum", fold_with_sum),
+    ("flat_map_iter_fold", flat_map_iter_fold),
     ("update_sum", update_sum),
     ("inspect_sum", inspect_sum),
     ("while_some_sum", while_some_sum),

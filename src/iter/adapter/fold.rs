@@ -217,7 +217,11 @@ where
     #[allow(clippy::redundant_closure)] // a direct call, not `&F`'s shim: see `MapIter`
     fn consume_iter<I: IntoIterator<Item = T>>(self, iter: I) -> Self {
         // A direct call, not `&F`'s `FnMut` shim (see `MapIter`): with the shim, collecting
-        // chars into a `String` called it per char, out of line.
+        // chars into a `String` called it per char, out of line. `Iterator::fold`, not a
+        // `for` loop: the loop kept a `String` accumulator in registers (chars collected into
+        // a `String`: 23.5M instead of 30.5M instructions) but drove nested iterators by
+        // `next` (`flat_map_iter(..).fold(..)`: 8.0M instead of 3.6M, breadth kernel
+        // `flat_map_iter_fold`).
         let op = self.op;
         let acc = iter.into_iter().fold(self.acc, |acc, item| op(acc, item));
         FoldFolder { acc, ..self }
