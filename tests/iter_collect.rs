@@ -224,6 +224,21 @@ fn par_extend_appends_in_order() {
             buffer,
             "the reserved buffer was replaced"
         );
+        // The same for chars into a `String` (some of them two bytes long).
+        let letter = |x: &u32| char::from_u32(0x61 + x % 26 + u32::from(x % 3 == 0) * 0x380);
+        let text: String = v.iter().filter_map(letter).collect();
+        let mut fresh_text = String::new();
+        fresh_text.par_extend(v.par_iter().filter_map(letter));
+        assert_eq!(fresh_text, text);
+        let mut reserved_text = String::with_capacity(2 * n + 1);
+        let buffer = reserved_text.as_ptr();
+        reserved_text.par_extend(v.par_iter().filter_map(letter));
+        assert_eq!(reserved_text, text);
+        assert_eq!(
+            reserved_text.as_ptr(),
+            buffer,
+            "the reserved buffer was replaced"
+        );
 
         let mut by_ref = prefix.clone();
         by_ref.par_extend(&v);

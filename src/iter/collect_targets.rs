@@ -14,7 +14,7 @@ use std::sync::{Mutex, PoisonError};
 
 use either::Either;
 
-use crate::iter::consumer::collect::collect_vec_list;
+use crate::iter::consumer::collect::{collect_piece_list, collect_vec_list};
 use crate::iter::consumer::unzip::{partition_into, unzip_into};
 use crate::iter::{FromParallelIterator, IntoParallelIterator, ParallelExtend, ParallelIterator};
 
@@ -252,11 +252,15 @@ impl FromParallelIterator<char> for String {
 /// Appended in order.
 impl ParallelExtend<char> for String {
     fn par_extend<I: IntoParallelIterator<Item = char>>(&mut self, par_iter: I) {
-        let pieces = par_iter
-            .into_par_iter()
-            .fold(String::new, push_char)
-            .collect_vec_list();
-        append_strings(self, pieces)
+        let mut pieces: LinkedList<String> = collect_piece_list(par_iter.into_par_iter());
+        if self.capacity() == 0 {
+            // As for `Vec`: the first piece becomes the string, one copy fewer.
+            if let Some(first) = pieces.pop_front() {
+                *self = first;
+            }
+        }
+        self.reserve(pieces.iter().map(String::len).sum());
+        pieces.iter().for_each(|piece| self.push_str(piece));
     }
 }
 
@@ -273,20 +277,6 @@ impl<'a> ParallelExtend<&'a char> for String {
     fn par_extend<I: IntoParallelIterator<Item = &'a char>>(&mut self, par_iter: I) {
         self.par_extend(par_iter.into_par_iter().copied())
     }
-}
-
-#[inline]
-fn push_char(mut s: String, c: char) -> String {
-    s.push(c);
-    s
-}
-
-fn append_strings(target: &mut String, pieces: LinkedList<Vec<String>>) {
-    target.reserve(pieces.iter().flatten().map(String::len).sum());
-    pieces
-        .iter()
-        .flatten()
-        .for_each(|piece| target.push_str(piece));
 }
 
 /// Appends string-like pieces (to a `String` or `OsString`) in order: each worker
