@@ -14,7 +14,7 @@ use std::sync::{Mutex, PoisonError};
 
 use either::Either;
 
-use crate::iter::consumer::collect::{collect_piece_list, collect_vec_list};
+use crate::iter::consumer::collect::{adopt_first_piece, collect_piece_list, collect_vec_list};
 use crate::iter::consumer::unzip::{partition_into, unzip_into};
 use crate::iter::{FromParallelIterator, IntoParallelIterator, ParallelExtend, ParallelIterator};
 
@@ -253,12 +253,7 @@ impl FromParallelIterator<char> for String {
 impl ParallelExtend<char> for String {
     fn par_extend<I: IntoParallelIterator<Item = char>>(&mut self, par_iter: I) {
         let mut pieces: LinkedList<String> = collect_piece_list(par_iter.into_par_iter());
-        if self.capacity() == 0 {
-            // As for `Vec`: the first piece becomes the string, one copy fewer.
-            if let Some(first) = pieces.pop_front() {
-                *self = first;
-            }
-        }
+        adopt_first_piece(self, &mut pieces);
         self.reserve(pieces.iter().map(String::len).sum());
         pieces.iter().for_each(|piece| self.push_str(piece));
     }

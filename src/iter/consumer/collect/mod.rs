@@ -60,15 +60,7 @@ where
         Some(len) => extend_vec_exact(vec, len, |slots| par_iter.drive_unindexed(slots)),
         None => {
             let mut list = collect_vec_list(par_iter);
-            if vec.capacity() == 0 {
-                // The first piece becomes the vector: one copy fewer, and none at all when
-                // one worker made every item (`reserve` below then grows it in place or,
-                // for large buffers, by remapping its pages). Not when the caller reserved
-                // room: that buffer is kept.
-                if let Some(first) = list.pop_front() {
-                    *vec = first;
-                }
-            }
+            adopt_first_piece(vec, &mut list);
             vec.reserve(list.iter().map(Vec::len).sum());
             for mut piece in list {
                 vec.append(&mut piece);
@@ -77,14 +69,33 @@ where
     }
 }
 
+/// Makes the first of `pieces` the `target` if `target` has no buffer of its own: one copy
+/// fewer, and none at all when one worker made every item (the caller's `reserve` then grows
+/// it in place or, for large buffers, by remapping its pages). A buffer the caller reserved
+/// is kept.
+pub(crate) fn adopt_first_piece<T, C: Piece<T>>(target: &mut C, pieces: &mut LinkedList<C>) {
+    if !target.has_buffer() {
+        if let Some(first) = pieces.pop_front() {
+            *target = first;
+        }
+    }
+}
+
 /// A collection one leaf fills with its items, in order.
 pub(crate) trait Piece<T>: Default + Extend<T> + Send {
     fn is_empty(&self) -> bool;
+
+    /// Whether it holds an allocation (which a collect into it keeps).
+    fn has_buffer(&self) -> bool;
 }
 
 impl<T: Send> Piece<T> for Vec<T> {
     fn is_empty(&self) -> bool {
         self.is_empty()
+    }
+
+    fn has_buffer(&self) -> bool {
+        self.capacity() != 0
     }
 }
 
@@ -94,6 +105,10 @@ impl<T: Send> Piece<T> for Vec<T> {
 impl Piece<char> for String {
     fn is_empty(&self) -> bool {
         self.is_empty()
+    }
+
+    fn has_buffer(&self) -> bool {
+        self.capacity() != 0
     }
 }
 
