@@ -91,15 +91,36 @@ where
         // locals and `current_thread_index`.
         return on_a_worker(|| fold_alone(len, limits, producer, consumer));
     }
+    // The owner's first chunk is claimed before the range is shared, so it costs no atomic
+    // and no trip through the hand-off slot; a thief sees the range as it would have right
+    // after that claim. If what is left then is too short to steal from (`len <= 2` with
+    // no `with_min_len`), nobody ever could: no range and no join at all.
+    let mut cursor = OwnerCursor::new(0..len as u32, limits);
+    let first = cursor
+        .claim_unshared()
+        .expect("a non-empty range has a first chunk");
+    if !cursor.worth_stealing() {
+        return on_a_worker(|| fold_alone(len, limits, producer, consumer));
+    }
     let work = Work {
         producer,
         consumer,
         len,
         below: None,
     };
-    let (handoff, cursor) = Handoff::new(0..len as u32, work, limits);
+    let (first_work, rest) = work.split_at(first.end as usize);
+    let handoff = Handoff::unclaimed_by(&cursor, rest);
     let (mine, stolen) = join_context(
-        |_| own(&handoff, cursor, None, None, None),
+        |_| {
+            record_event(Event::ChunkTaken, 1);
+            // The folder is made here, on the worker (it need not be `Send`).
+            let run = Run {
+                folder: first_work.consumer.into_folder(),
+                below: first_work.below,
+            };
+            let first_chunk = Some((first_work.producer, first.end));
+            own(&handoff, cursor, None, Some(run), first_chunk)
+        },
         |ctx| steal_me(ctx, &handoff),
     );
     combine(mine, stolen)

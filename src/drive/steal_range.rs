@@ -161,15 +161,11 @@ pub(crate) struct Chunk {
     pub(crate) steal_observed: bool,
 }
 
-impl StealRange {
-    /// A range over `indices`, and the cursor of its one owner.
-    pub(crate) fn new(indices: Range<u32>, limits: ChunkLimits) -> (StealRange, OwnerCursor) {
+impl OwnerCursor {
+    /// The cursor of a range over `indices` that nobody shares yet.
+    pub(crate) fn new(indices: Range<u32>, limits: ChunkLimits) -> OwnerCursor {
         assert!(indices.start <= indices.end, "StealRange: start > end");
-        let range = StealRange {
-            word: CachePadded::new(AtomicU64::new(pack(indices.start, indices.end))),
-            limits,
-        };
-        let cursor = OwnerCursor {
+        OwnerCursor {
             low: indices.start,
             high_seen: indices.end,
             next_len: limits.min_len,
@@ -178,8 +174,36 @@ impl StealRange {
             claim_floor: 0,
             slow: false,
             limits,
-        };
-        (range, cursor)
+        }
+    }
+
+    /// Claims the first chunk before the range is shared (before
+    /// [`StealRange::unclaimed_by`]): the chunk `take_chunk` would claim first, without its
+    /// `fetch_add`, as no thief can be there yet. `None` if the range is empty.
+    pub(crate) fn claim_unshared(&mut self) -> Option<Range<u32>> {
+        let len = self.next_claim_len()?;
+        let low = self.low;
+        self.low += len;
+        self.next_len = self.next_len.saturating_mul(2).min(self.limits.max_len);
+        Some(low..self.low)
+    }
+}
+
+impl StealRange {
+    #[cfg_attr(not(test), allow(dead_code))] // used by the contract tests
+    /// A range over `indices`, and the cursor of its one owner.
+    pub(crate) fn new(indices: Range<u32>, limits: ChunkLimits) -> (StealRange, OwnerCursor) {
+        let cursor = OwnerCursor::new(indices, limits);
+        (StealRange::unclaimed_by(&cursor), cursor)
+    }
+
+    /// The shared range over what `cursor` has not claimed yet (all of its indices, or what
+    /// [`OwnerCursor::claim_unshared`] left).
+    pub(crate) fn unclaimed_by(cursor: &OwnerCursor) -> StealRange {
+        StealRange {
+            word: CachePadded::new(AtomicU64::new(pack(cursor.low, cursor.high_seen))),
+            limits: cursor.limits,
+        }
     }
 
     /// Owner: claims the next chunk from the low end, or `None` once the range is exhausted.

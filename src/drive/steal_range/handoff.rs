@@ -52,15 +52,28 @@ struct Pieces<T> {
 }
 
 impl<T: SplitAt> Handoff<T> {
+    #[cfg_attr(not(test), allow(dead_code))] // used by the contract tests
     /// `value` stands for `indices` (so `indices.len()` items); returns the owner's cursor too.
     pub(crate) fn new(indices: Range<u32>, value: T, limits: ChunkLimits) -> (Self, OwnerCursor) {
-        let (range, cursor) = StealRange::new(indices.clone(), limits);
-        let first = Some(Piece { indices, value });
+        let cursor = OwnerCursor::new(indices, limits);
+        (Handoff::unclaimed_by(&cursor, value), cursor)
+    }
+
+    /// A hand-off for the indices `cursor` has not claimed yet, for which `value` stands (a
+    /// driver that claimed a first chunk with [`OwnerCursor::claim_unshared`]).
+    pub(crate) fn unclaimed_by(cursor: &OwnerCursor, value: T) -> Self {
+        let first = Some(Piece {
+            indices: cursor.low..cursor.high_seen,
+            value,
+        });
         let slot = Mutex::new(Pieces {
             first,
             others: Vec::new(),
         });
-        (Handoff { range, slot }, cursor)
+        Handoff {
+            range: StealRange::unclaimed_by(cursor),
+            slot,
+        }
     }
 
     /// Owner: the next chunk and its piece of the value, or `None` once exhausted.

@@ -5,7 +5,7 @@ use core::ops::Range;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
-use super::{pack, unpack, Chunk, ChunkLimits, Handoff, SplitAt, StealRange};
+use super::{pack, unpack, Chunk, ChunkLimits, Handoff, OwnerCursor, SplitAt, StealRange};
 
 /// A test producer that owns its items: item `k` of the piece for `a..b` is `10 * (a + k)`.
 #[derive(Debug)]
@@ -73,6 +73,40 @@ fn owner_alone_doubles_its_chunks_until_an_eighth_of_the_rest() {
     }
     assert_eq!(next, n);
     assert!(range.is_exhausted());
+}
+
+#[test]
+fn an_unshared_first_claim_is_the_first_shared_claim_without_the_atomic() {
+    for (n, limits) in [
+        (1, ChunkLimits::DEFAULT),
+        (3, ChunkLimits::DEFAULT),
+        (1000, ChunkLimits::DEFAULT),
+        (1000, ChunkLimits::new(7, 40)),
+        (5, ChunkLimits::new(8, 8)),
+    ] {
+        let (range, mut cursor) = StealRange::new(0..n, limits);
+        let shared = drain(&range, &mut cursor);
+
+        let mut cursor = OwnerCursor::new(0..n, limits);
+        let first = cursor.claim_unshared().expect("non-empty");
+        let range = StealRange::unclaimed_by(&cursor);
+        assert_eq!(cursor.remaining(), n - first.end, "n={n}");
+        let mut unshared = vec![Chunk {
+            indices: first,
+            steal_observed: false,
+        }];
+        unshared.extend(drain(&range, &mut cursor));
+        assert_eq!(unshared, shared, "n={n} {limits:?}");
+        assert!(range.is_exhausted());
+    }
+    // A thief sees only what the first claim left: the upper half of 2..100.
+    let mut cursor = OwnerCursor::new(0..100, ChunkLimits::new(2, 100));
+    assert_eq!(cursor.claim_unshared(), Some(0..2));
+    let range = StealRange::unclaimed_by(&cursor);
+    assert_eq!(range.steal_half(), Some(51..100));
+    assert!(OwnerCursor::new(5..5, ChunkLimits::DEFAULT)
+        .claim_unshared()
+        .is_none());
 }
 
 #[test]
