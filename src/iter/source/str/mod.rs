@@ -276,7 +276,7 @@ pub trait ParallelString {
     /// ```
     fn par_lines(&self) -> Lines<'_> {
         Lines {
-            lines: self.par_split_terminator('\n').map(strip_carriage_return),
+            lines: self.par_split_terminator('\n'),
         }
     }
 

@@ -3,7 +3,7 @@
 
 use super::{halve, middle_boundary, Pattern, Whitespace};
 use crate::iter::plumbing::*;
-use crate::iter::{Map, ParallelIterator};
+use crate::iter::ParallelIterator;
 
 /// Iterator over substrings between separators, from [`ParallelString::par_split`](super::ParallelString::par_split).
 #[must_use = "iterators are lazy and do nothing unless consumed"]
@@ -120,14 +120,18 @@ impl<'a, P: Pattern> ParallelIterator for SplitTerminator<'a, P> {
 #[must_use = "iterators are lazy and do nothing unless consumed"]
 #[derive(Debug, Clone)]
 pub struct Lines<'a> {
-    pub(super) lines: Map<SplitTerminator<'a, char>, fn(&str) -> &str>,
+    pub(super) lines: SplitTerminator<'a, char>,
 }
 
 impl<'a> ParallelIterator for Lines<'a> {
     type Item = &'a str;
 
     fn drive_unindexed<C: UnindexedConsumer<&'a str>>(self, consumer: C) -> C::Result {
-        self.lines.drive_unindexed(consumer)
+        // The fn item, not a `fn` pointer stored in the struct: a pointer left an indirect
+        // call per line in the leaf loop, and LLVM then kept std's `CharSearcher` out of line.
+        self.lines
+            .map(super::strip_carriage_return)
+            .drive_unindexed(consumer)
     }
 }
 
