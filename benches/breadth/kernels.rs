@@ -133,6 +133,14 @@ pub(crate) fn split_whitespace_count(i: &Input, _: &mut [u64]) -> u64 {
         .filter(|w| w.len() > 3)
         .count() as u64
 }
+pub(crate) fn char_range_count(i: &Input, _: &mut [u64]) -> u64 {
+    // A `char` range source: the scalar values up to one that scales with the input.
+    let end = char::from_u32((i.v.len() as u32 / 2).min(0xD000)).unwrap_or('\u{D000}');
+    ('\0'..end)
+        .into_par_iter()
+        .filter(|c| c.is_alphanumeric())
+        .count() as u64
+}
 pub(crate) fn lines_len(i: &Input, _: &mut [u64]) -> u64 {
     i.text
         .par_lines()
@@ -647,6 +655,7 @@ pub(crate) const ALL: &[(&str, Kernel)] = &[
     ("chars_collect_string", chars_collect_string),
     ("split_whitespace_count", split_whitespace_count),
     ("lines_len", lines_len),
+    ("char_range_count", char_range_count),
     ("bridge_sum", bridge_sum),
     ("map_init", map_init),
     ("try_for_each", try_for_each),

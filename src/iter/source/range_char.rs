@@ -6,7 +6,7 @@ use std::ops::{Range, RangeInclusive};
 use super::range::Iter as RangeIter;
 use super::range_inclusive::Iter as InclusiveIter;
 use crate::iter::plumbing::*;
-use crate::iter::{IndexedParallelIterator, IntoParallelIterator, Map, ParallelIterator};
+use crate::iter::{IndexedParallelIterator, IntoParallelIterator, ParallelIterator};
 
 const SURROGATES: Range<u32> = 0xD800..0xE000;
 const GAP: u32 = SURROGATES.end - SURROGATES.start;
@@ -49,8 +49,9 @@ fn inclusive_char_indices(range: &RangeInclusive<char>) -> Range<u32> {
 }
 
 /// The chars with indices in `indices`, as an indexed parallel iterator.
-fn chars(indices: Range<u32>) -> Map<RangeIter<u32>, fn(u32) -> char> {
-    RangeIter::new(indices).map(index_char as fn(u32) -> char)
+fn chars(indices: Range<u32>) -> impl IndexedParallelIterator<Item = char> {
+    // The fn item (zero-sized), not a `fn` pointer: no indirect call per char.
+    RangeIter::new(indices).map(index_char)
 }
 
 /// A range of `char`s (surrogates excluded) is Rayon's `rayon::range::Iter<char>`.
