@@ -167,6 +167,27 @@ fn sum_and_product() {
     });
 }
 
+/// A key and an index, ordered by the key alone.
+#[derive(Debug)]
+struct KeyOnly(u32, usize);
+
+impl PartialEq for KeyOnly {
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+impl Eq for KeyOnly {}
+impl PartialOrd for KeyOnly {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for KeyOnly {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.0.cmp(&other.0)
+    }
+}
+
 #[test]
 fn min_max_family_with_std_tie_breaking() {
     each_input(24, |_, v| {
@@ -178,6 +199,17 @@ fn min_max_family_with_std_tie_breaking() {
 
         assert_eq!(v.par_iter().min(), v.iter().min());
         assert_eq!(v.par_iter().max(), v.iter().max());
+        // `min`/`max` by `Ord` take their own path: ties there too, with an `Ord` that sees
+        // only the key.
+        let keyed: Vec<KeyOnly> = items.iter().map(|&(x, i)| KeyOnly(x % 10, i)).collect();
+        assert_eq!(
+            keyed.par_iter().min().map(|k| k.1),
+            keyed.iter().min().map(|k| k.1)
+        );
+        assert_eq!(
+            keyed.par_iter().max().map(|k| k.1),
+            keyed.iter().max().map(|k| k.1)
+        );
         assert_eq!(
             items.par_iter().min_by_key(|p| key(p)),
             items.iter().min_by_key(|p| key(p))

@@ -576,7 +576,7 @@ pub trait ParallelIterator: Sized + Send {
     where
         Self::Item: Ord,
     {
-        consumer::min_max::min_by(self, &Ord::cmp)
+        consumer::min_max::min(self)
     }
 
     /// The smallest item by `f`.
@@ -619,7 +619,7 @@ pub trait ParallelIterator: Sized + Send {
     where
         Self::Item: Ord,
     {
-        consumer::min_max::max_by(self, &Ord::cmp)
+        consumer::min_max::max(self)
     }
 
     /// The largest item by `f`.

@@ -5,15 +5,50 @@ use std::cmp::Ordering;
 
 use crate::iter::ParallelIterator;
 
+use super::reduce::{reduce_with, reduce_with_loop};
+
+/// `min` by `Ord`: its leaves loop with `for` (see `ReduceWithFolder::consume_iter`).
+pub(crate) fn min<I>(par_iter: I) -> Option<I::Item>
+where
+    I: ParallelIterator,
+    I::Item: Ord,
+{
+    reduce_with_loop(par_iter, &|a, b| keep_first_min(&Ord::cmp, a, b))
+}
+
+/// `max` by `Ord`: its leaves loop with `for` (see `ReduceWithFolder::consume_iter`).
+pub(crate) fn max<I>(par_iter: I) -> Option<I::Item>
+where
+    I: ParallelIterator,
+    I::Item: Ord,
+{
+    reduce_with_loop(par_iter, &|a, b| keep_last_max(&Ord::cmp, a, b))
+}
+
+/// The smaller of `a` and `b` by `compare`, `a` (the earlier one) if they are equal.
+#[inline]
+fn keep_first_min<T>(compare: &impl Fn(&T, &T) -> Ordering, a: T, b: T) -> T {
+    match compare(&a, &b) {
+        Ordering::Greater => b,
+        _ => a,
+    }
+}
+
+/// The larger of `a` and `b` by `compare`, `b` (the later one) if they are equal.
+#[inline]
+fn keep_last_max<T>(compare: &impl Fn(&T, &T) -> Ordering, a: T, b: T) -> T {
+    match compare(&a, &b) {
+        Ordering::Greater => a,
+        _ => b,
+    }
+}
+
 pub(crate) fn min_by<I, F>(par_iter: I, compare: &F) -> Option<I::Item>
 where
     I: ParallelIterator,
     F: Fn(&I::Item, &I::Item) -> Ordering + Sync,
 {
-    par_iter.reduce_with(|a, b| match compare(&a, &b) {
-        Ordering::Greater => b,
-        _ => a,
-    })
+    reduce_with(par_iter, &|a, b| keep_first_min(compare, a, b))
 }
 
 pub(crate) fn max_by<I, F>(par_iter: I, compare: &F) -> Option<I::Item>
@@ -21,10 +56,7 @@ where
     I: ParallelIterator,
     F: Fn(&I::Item, &I::Item) -> Ordering + Sync,
 {
-    par_iter.reduce_with(|a, b| match compare(&a, &b) {
-        Ordering::Greater => a,
-        _ => b,
-    })
+    reduce_with(par_iter, &|a, b| keep_last_max(compare, a, b))
 }
 
 pub(crate) fn min_by_key<I, K, F>(par_iter: I, key: &F) -> Option<I::Item>

@@ -125,33 +125,45 @@ where
     I: ParallelIterator,
     OP: Fn(I::Item, I::Item) -> I::Item + Sync,
 {
-    par_iter.drive_unindexed(ReduceWithConsumer { op })
+    par_iter.drive_unindexed(ReduceWithConsumer::<OP, false> { op })
+}
+
+/// [`reduce_with`] whose leaves run a `for` loop over their items instead of handing them
+/// to the source's `Iterator::fold` (see [`ReduceWithFolder::consume_iter`]): for `min`
+/// and `max`.
+pub(crate) fn reduce_with_loop<I, OP>(par_iter: I, op: &OP) -> Option<I::Item>
+where
+    I: ParallelIterator,
+    OP: Fn(I::Item, I::Item) -> I::Item + Sync,
+{
+    par_iter.drive_unindexed(ReduceWithConsumer::<OP, true> { op })
 }
 
 /// `reduce_with`: like [`ReduceConsumer`] without an identity, so a leaf's running value is
 /// `None` until its first item.
-struct ReduceWithConsumer<'f, OP> {
+/// `LOOP`: leaves fold with a `for` loop rather than `Iterator::fold`.
+struct ReduceWithConsumer<'f, OP, const LOOP: bool> {
     op: &'f OP,
 }
 
-impl<OP> Clone for ReduceWithConsumer<'_, OP> {
+impl<OP, const LOOP: bool> Clone for ReduceWithConsumer<'_, OP, LOOP> {
     fn clone(&self) -> Self {
         ReduceWithConsumer { op: self.op }
     }
 }
 
 /// The running value of one leaf, `None` before its first item.
-struct ReduceWithFolder<'f, T, OP> {
+struct ReduceWithFolder<'f, T, OP, const LOOP: bool> {
     op: &'f OP,
     acc: Option<T>,
 }
 
-impl<'f, T, OP> Consumer<T> for ReduceWithConsumer<'f, OP>
+impl<'f, T, OP, const LOOP: bool> Consumer<T> for ReduceWithConsumer<'f, OP, LOOP>
 where
     T: Send,
     OP: Fn(T, T) -> T + Sync,
 {
-    type Folder = ReduceWithFolder<'f, T, OP>;
+    type Folder = ReduceWithFolder<'f, T, OP, LOOP>;
     type Reducer = Self;
     type Result = Option<T>;
 
@@ -159,7 +171,7 @@ where
         (self.clone(), self.clone(), self)
     }
 
-    fn into_folder(self) -> ReduceWithFolder<'f, T, OP> {
+    fn into_folder(self) -> ReduceWithFolder<'f, T, OP, LOOP> {
         ReduceWithFolder {
             op: self.op,
             acc: None,
@@ -173,13 +185,13 @@ where
     /// The running value goes on.
     fn continue_folder(
         self,
-        folder: ReduceWithFolder<'f, T, OP>,
-    ) -> Result<ReduceWithFolder<'f, T, OP>, (Self, ReduceWithFolder<'f, T, OP>)> {
+        folder: ReduceWithFolder<'f, T, OP, LOOP>,
+    ) -> Result<ReduceWithFolder<'f, T, OP, LOOP>, (Self, ReduceWithFolder<'f, T, OP, LOOP>)> {
         Ok(folder)
     }
 }
 
-impl<T, OP> UnindexedConsumer<T> for ReduceWithConsumer<'_, OP>
+impl<T, OP, const LOOP: bool> UnindexedConsumer<T> for ReduceWithConsumer<'_, OP, LOOP>
 where
     T: Send,
     OP: Fn(T, T) -> T + Sync,
@@ -193,7 +205,7 @@ where
     }
 }
 
-impl<T, OP> Reducer<Option<T>> for ReduceWithConsumer<'_, OP>
+impl<T, OP, const LOOP: bool> Reducer<Option<T>> for ReduceWithConsumer<'_, OP, LOOP>
 where
     OP: Fn(T, T) -> T,
 {
@@ -206,7 +218,7 @@ where
     }
 }
 
-impl<T, OP> Folder<T> for ReduceWithFolder<'_, T, OP>
+impl<T, OP, const LOOP: bool> Folder<T> for ReduceWithFolder<'_, T, OP, LOOP>
 where
     OP: Fn(T, T) -> T,
 {
@@ -224,10 +236,18 @@ where
     }
 
     /// Takes the first item out of the loop, so that the loop itself has no `Option` to
-    /// test per item (`max` on `u64`s: half the instructions). A `for` loop rather than
-    /// `Iterator::fold`: in one build the `fold` form kept a 24-byte accumulator
-    /// (`max_by_key` over `enumerate`) on the stack, reloaded every item, 4x slower than
-    /// Rayon; the loop keeps it in registers (0.93x).
+    /// test per item (`max` on `u64`s: half the instructions). Then, by default, the
+    /// source's own `Iterator::fold` drives the rest (internal iteration: a slice or an
+    /// `enumerate` loops by index). Against a `for` loop here, at 1 thread (instructions
+    /// under callgrind; weft time / Rayon time in two alternating runs):
+    /// `enumerate().max_by_key()` 2.00M → 1.70M (Rayon 2.00M), 1.16–1.19 → 0.94–0.95;
+    /// `map().reduce_with(max)` 2.20M → 1.70M (Rayon 2.20M), 0.95–1.05 → 0.88–0.96.
+    /// But `copied().max()` on `u64` went from 1.40M to 1.85M instructions and from
+    /// 0.91–1.06 to 1.13–1.36 of Rayon's time: LLVM vectorizes that fold with SSE2 compares
+    /// that emulate an unsigned 64-bit max, slower than the scalar `cmov` loop. So `min` and
+    /// `max` by `Ord` (where such element types meet) keep the `for` loop (`LOOP`). Which
+    /// form wins has flipped between builds before: an earlier build kept `max_by_key`'s
+    /// 24-byte accumulator on the stack in the `fold` form, 4x slower.
     fn consume_iter<I: IntoIterator<Item = T>>(self, iter: I) -> Self {
         let mut iter = iter.into_iter();
         let Some(mut acc) = self.acc.or_else(|| iter.next()) else {
@@ -237,8 +257,12 @@ where
             };
         };
         let op = self.op;
-        for item in iter {
-            acc = op(acc, item);
+        if LOOP {
+            for item in iter {
+                acc = op(acc, item);
+            }
+        } else {
+            acc = iter.fold(acc, op);
         }
         ReduceWithFolder {
             op: self.op,
