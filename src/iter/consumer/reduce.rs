@@ -140,8 +140,8 @@ where
 }
 
 /// `reduce_with`: like [`ReduceConsumer`] without an identity, so a leaf's running value is
-/// `None` until its first item.
-/// `LOOP`: leaves fold with a `for` loop rather than `Iterator::fold`.
+/// `None` until its first item. With `LOOP`, leaves fold with a `for` loop rather than
+/// `Iterator::fold`.
 struct ReduceWithConsumer<'f, OP, const LOOP: bool> {
     op: &'f OP,
 }
