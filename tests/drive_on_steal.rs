@@ -25,6 +25,32 @@ fn one_thread_runs_an_indexed_loop_without_any_range_steal() {
     assert_eq!(delta.chunks_taken, 1, "{delta:?}");
 }
 
+#[test]
+fn ranges_too_short_to_steal_from_are_folded_whole_in_every_pool() {
+    // After the owner's first claim of `min_len` items, a thief may take the upper half of
+    // the rest only if that half holds `min_len` items: so a loop of 1 or 2 items, or of
+    // fewer than 3 * `min_len`, is never split. The driver folds it as one chunk, with no
+    // range at all; every item still comes out, in order.
+    for threads in [2, 3, 8] {
+        let pool = pool(threads);
+        for (n, min) in [(1usize, 1), (2, 1), (5, 2), (29, 10)] {
+            let before = pool.stats();
+            let v: Vec<u64> = pool.install(|| {
+                (0..n)
+                    .into_par_iter()
+                    .with_min_len(min)
+                    .map(|i| uneven(i as u64))
+                    .collect()
+            });
+            let delta = pool.stats() - before;
+            let what = format!("{threads} threads, n = {n}, min_len = {min}: {delta:?}");
+            assert_eq!(v, (0..n as u64).map(uneven).collect::<Vec<_>>(), "{what}");
+            assert_eq!(delta.range_steals, 0, "{what}");
+            assert_eq!(delta.chunks_taken, 1, "{what}");
+        }
+    }
+}
+
 /// Runs `body` in a pool of `threads` workers and returns how often it called `init`
 /// (through the counter it is given) and how many range steals the pool made meanwhile.
 fn inits_and_steals<R>(
