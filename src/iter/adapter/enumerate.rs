@@ -84,13 +84,7 @@ impl<P: Producer> Producer for EnumerateProducer<P> {
         (self.offset..end).zip(base)
     }
 
-    fn min_len(&self) -> usize {
-        self.base.min_len()
-    }
-
-    fn max_len(&self) -> usize {
-        self.base.max_len()
-    }
+    super::lengths_from_base!();
 
     fn split_at(self, index: usize) -> (Self, Self) {
         let (left, right) = self.base.split_at(index);

@@ -208,13 +208,7 @@ where
         }
     }
 
-    fn min_len(&self) -> usize {
-        self.base.min_len()
-    }
-
-    fn max_len(&self) -> usize {
-        self.base.max_len()
-    }
+    super::lengths_from_base!();
 
     fn split_at(self, index: usize) -> (Self, Self) {
         let (left_shape, right_shape) = self.shape.split_at(index);

@@ -104,6 +104,21 @@ macro_rules! splits_through_base {
 }
 use splits_through_base;
 
+/// `Producer::min_len` and `Producer::max_len` of an adapter's producer that neither adds
+/// items nor changes its base's chunk limits: both are the base's (`self.base`).
+macro_rules! lengths_from_base {
+    () => {
+        fn min_len(&self) -> usize {
+            self.base.min_len()
+        }
+
+        fn max_len(&self) -> usize {
+            self.base.max_len()
+        }
+    };
+}
+use lengths_from_base;
+
 pub use any_while::{SkipAnyWhile, TakeAnyWhile};
 pub use blocks::{ExponentialBlocks, UniformBlocks};
 pub use chain::Chain;

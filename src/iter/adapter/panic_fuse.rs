@@ -101,13 +101,7 @@ impl<'p, P: Producer> Producer for FuseProducer<'p, P> {
         }
     }
 
-    fn min_len(&self) -> usize {
-        self.base.min_len()
-    }
-
-    fn max_len(&self) -> usize {
-        self.base.max_len()
-    }
+    super::lengths_from_base!();
 
     fn split_at(self, index: usize) -> (Self, Self) {
         let (left, right) = self.base.split_at(index);

@@ -80,13 +80,7 @@ impl<P: Producer> Producer for RevProducer<P> {
         self.base.into_iter().rev()
     }
 
-    fn min_len(&self) -> usize {
-        self.base.min_len()
-    }
-
-    fn max_len(&self) -> usize {
-        self.base.max_len()
-    }
+    super::lengths_from_base!();
 
     fn split_at(self, index: usize) -> (Self, Self) {
         let (front, back) = self.base.split_at(self.len - index);
