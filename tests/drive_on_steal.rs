@@ -51,6 +51,163 @@ fn ranges_too_short_to_steal_from_are_folded_whole_in_every_pool() {
     }
 }
 
+/// Runs `tiny` on one worker of a 2-thread pool while the other one spins in user code (so
+/// that no worker is idle), and returns its result and the pool's statistics over it.
+fn beside_a_busy_worker<R: Send>(
+    pool: &weft::ThreadPool,
+    tiny: impl FnOnce() -> R + Send,
+) -> (R, weft::PoolStats) {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let finished = AtomicBool::new(false);
+    let ((), out) = pool.install(|| {
+        weft::join(
+            || {
+                // Busy until the other side is done: the other worker steals that side.
+                while !finished.load(Ordering::Acquire) {
+                    std::hint::spin_loop();
+                }
+            },
+            || {
+                let before = pool.stats();
+                let result = tiny();
+                let delta = pool.stats() - before;
+                finished.store(true, Ordering::Release);
+                (result, delta)
+            },
+        )
+    });
+    out
+}
+
+#[test]
+fn a_tiny_loop_stays_private_while_no_worker_is_idle() {
+    // Up to 8 claims of `min_len` items, with every other worker busy: the owner claims
+    // on its own, one `min_len` at a time into one folder, and shares nothing.
+    use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+    let pool = pool(2);
+    for (n, min) in [(3usize, 1usize), (5, 1), (8, 1), (12, 2), (24, 3)] {
+        let inits = AtomicU64::new(0);
+        let (v, delta) = beside_a_busy_worker(&pool, || {
+            (0..n)
+                .into_par_iter()
+                .with_min_len(min)
+                .map_init(|| inits.fetch_add(1, Relaxed), |_, i| uneven(i as u64))
+                .collect::<Vec<u64>>()
+        });
+        let what = format!("n = {n}, min_len = {min}: {delta:?}");
+        assert_eq!(v, (0..n as u64).map(uneven).collect::<Vec<_>>(), "{what}");
+        assert_eq!(inits.into_inner(), 1, "{what}");
+        assert_eq!(delta.range_steals, 0, "{what}");
+        assert_eq!(delta.forks_published, 0, "{what}");
+        assert_eq!(delta.chunks_taken as usize, n / min, "{what}");
+    }
+    // A search stops at its match: no item after it is produced, no claim made.
+    let seen = AtomicU64::new(0);
+    let (found, delta) = beside_a_busy_worker(&pool, || {
+        (0..8usize)
+            .into_par_iter()
+            .inspect(|_| {
+                seen.fetch_add(1, Relaxed);
+            })
+            .find_first(|&i| i == 3)
+    });
+    let chunks = delta.chunks_taken;
+    assert_eq!(
+        (found, seen.into_inner(), chunks),
+        (Some(3), 4, 4),
+        "{delta:?}"
+    );
+}
+
+#[test]
+fn a_tiny_loop_is_shared_once_a_worker_falls_idle() {
+    // The other worker is busy when the loop starts (so it starts private) and falls idle
+    // while item 0 runs. Each item the owner runs after item 0 waits (10 s at most) until
+    // some item has run elsewhere, which only sharing the range makes possible.
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    use std::time::{Duration, Instant};
+    let pool = pool(2);
+    let started = AtomicBool::new(false);
+    let elsewhere = AtomicUsize::new(0);
+    let ((), (v, delta)) = pool.install(|| {
+        weft::join(
+            || {
+                while !started.load(Ordering::Acquire) {
+                    std::hint::spin_loop();
+                }
+            },
+            || {
+                let owner = weft::current_thread_index();
+                let before = pool.stats();
+                let v: Vec<usize> = (0..8usize)
+                    .into_par_iter()
+                    .map(|i| {
+                        if weft::current_thread_index() != owner {
+                            elsewhere.fetch_add(1, Ordering::SeqCst);
+                        } else if i == 0 {
+                            started.store(true, Ordering::Release);
+                            // Time for the other worker to finish and start looking.
+                            std::thread::sleep(Duration::from_millis(50));
+                        } else {
+                            let deadline = Instant::now() + Duration::from_secs(10);
+                            while elsewhere.load(Ordering::SeqCst) == 0 && Instant::now() < deadline
+                            {
+                                std::thread::sleep(Duration::from_millis(1));
+                            }
+                        }
+                        i * 3
+                    })
+                    .collect();
+                (v, pool.stats() - before)
+            },
+        )
+    });
+    assert_eq!(v, (0..8).map(|i| i * 3).collect::<Vec<_>>());
+    assert!(elsewhere.into_inner() > 0, "{delta:?}");
+    assert!(delta.range_steals >= 1, "{delta:?}");
+}
+
+#[test]
+fn a_panic_in_a_private_tiny_loop_reaches_the_caller_and_drops_every_item_once() {
+    use std::panic::{catch_unwind, AssertUnwindSafe};
+    use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+    /// Counts its drops in a shared per-item table.
+    struct Tracked<'a>(usize, &'a [AtomicUsize]);
+    impl Drop for Tracked<'_> {
+        fn drop(&mut self) {
+            self.1[self.0].fetch_add(1, Relaxed);
+        }
+    }
+    let pool = pool(2);
+    for n in [3usize, 8] {
+        for poison in 0..n {
+            let drops: Vec<AtomicUsize> = (0..n).map(|_| AtomicUsize::new(0)).collect();
+            let items: Vec<Tracked<'_>> = (0..n).map(|id| Tracked(id, &drops)).collect();
+            let (result, delta) = beside_a_busy_worker(&pool, || {
+                catch_unwind(AssertUnwindSafe(|| {
+                    items
+                        .into_par_iter()
+                        .map(|item| {
+                            assert!(item.0 != poison, "poisoned item {poison}");
+                            item
+                        })
+                        .collect::<Vec<_>>()
+                }))
+            });
+            let what = format!("n = {n}, panic at {poison}: {delta:?}");
+            let Err(payload) = result else {
+                panic!("{what}: no panic came through")
+            };
+            let message = payload.downcast_ref::<String>().expect(&what);
+            assert_eq!(message, &format!("poisoned item {poison}"), "{what}");
+            assert_eq!(delta.range_steals, 0, "{what}");
+            for (id, count) in drops.iter().enumerate() {
+                assert_eq!(count.load(Relaxed), 1, "{what}: item {id}");
+            }
+        }
+    }
+}
+
 /// Runs `body` in a pool of `threads` workers and returns how often it called `init`
 /// (through the counter it is given) and how many range steals the pool made meanwhile.
 fn inits_and_steals<R>(

@@ -281,6 +281,19 @@ pub(crate) fn flat_map_vec_sum(i: &Input, _: &mut [u64]) -> u64 {
         .flat_map(|&x| vec![x >> 20, x >> 21, x >> 22])
         .sum()
 }
+pub(crate) fn nested_chunks_4(i: &Input, _: &mut [u64]) -> u64 {
+    // Tiny inner loops: 4 items start private in weft, 16 are shared from the start.
+    i.v[..i.v.len() / 4]
+        .par_chunks(4)
+        .map(|c| c.par_iter().map(|&x| x >> 1).sum::<u64>())
+        .sum()
+}
+pub(crate) fn nested_chunks_16(i: &Input, _: &mut [u64]) -> u64 {
+    i.v[..i.v.len() / 4]
+        .par_chunks(16)
+        .map(|c| c.par_iter().map(|&x| x >> 1).sum::<u64>())
+        .sum()
+}
 pub(crate) fn flatten_vecs(i: &Input, _: &mut [u64]) -> u64 {
     let v: Vec<u64> = i.nested.par_iter().flatten().copied().collect();
     digest_vec(&v)
@@ -677,6 +690,8 @@ pub(crate) const ALL: &[(&str, Kernel)] = &[
     ("collect_option_vec", collect_option_vec),
     ("flat_map_vec_collect", flat_map_vec_collect),
     ("flat_map_vec_sum", flat_map_vec_sum),
+    ("nested_chunks_4", nested_chunks_4),
+    ("nested_chunks_16", nested_chunks_16),
     ("flatten_vecs", flatten_vecs),
     ("flatten_iter_sum", flatten_iter_sum),
     ("chunks_exact_sum", chunks_exact_sum),

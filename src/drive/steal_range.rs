@@ -102,6 +102,7 @@ impl ChunkLimits {
     };
 
     /// `min_len` 0 means 1; a `max_len` below `min_len` is raised to it (the minimum wins).
+    #[inline]
     pub(crate) fn new(min_len: usize, max_len: usize) -> Self {
         let min_len = min_len.clamp(1, MAX_RANGE_LEN);
         let max_len = max_len.clamp(min_len, MAX_RANGE_LEN);
@@ -119,6 +120,11 @@ impl ChunkLimits {
     /// The longest chunk an owner claims.
     pub(crate) fn max_len(&self) -> usize {
         self.max_len as usize
+    }
+
+    /// The shortest chunk anyone claims (the last one aside).
+    pub(crate) fn min_len(&self) -> usize {
+        self.min_len as usize
     }
 }
 
@@ -177,9 +183,10 @@ impl OwnerCursor {
         }
     }
 
-    /// Claims the first chunk before the range is shared (before
-    /// [`StealRange::unclaimed_by`]): the chunk `take_chunk` would claim first, without its
-    /// `fetch_add`, as no thief can be there yet. `None` if the range is empty.
+    /// Claims the next chunk while the range is not shared yet (before
+    /// [`StealRange::unclaimed_by`]): the chunk `take_chunk` would claim, without its
+    /// `fetch_add`, as no thief can be there. `None` if the range is empty.
+    #[inline]
     pub(crate) fn claim_unshared(&mut self) -> Option<Range<u32>> {
         let len = self.next_claim_len()?;
         let low = self.low;

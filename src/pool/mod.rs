@@ -90,6 +90,22 @@ pub(crate) fn offer_forks() {
     }
 }
 
+/// For a driver about to fold a little work on its own: true if a worker of the current
+/// pool is idle and new work offered by this thread would go to it, because this worker
+/// offers nothing else first (no job in its deque, no private fork). If a worker is idle but
+/// this worker's oldest private fork would be taken first, that fork is published instead
+/// and the answer is false: the idle worker gets the larger, older piece. True outside any
+/// pool, where the caller's work is injected into a pool anyway. A hint (one relaxed load
+/// when nobody is idle), stale by the time it is used.
+#[inline]
+pub(crate) fn idle_worker_needs_work() -> bool {
+    // SAFETY: non-null CURRENT is this thread's live worker.
+    match unsafe { WorkerThread::current().as_ref() } {
+        Some(worker) => worker.idle_worker_needs_work(),
+        None => true,
+    }
+}
+
 /// For long-running work between `join`s whose pieces are slow (a driver folding items of
 /// many microseconds each): publish the current worker's oldest private fork now, idle
 /// worker or not, so that a worker falling idle later can steal it at once instead of

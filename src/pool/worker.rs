@@ -156,10 +156,33 @@ impl WorkerThread {
         false
     }
 
+    /// True if some worker of this pool is looking for work (a hint: see `Sleep::anyone_idle`).
+    #[inline]
+    pub(crate) fn anyone_idle(&self) -> bool {
+        self.registry.sleep.anyone_idle()
+    }
+
+    /// Whether work this worker started offering now would go to an idle worker: one is
+    /// idle, and nothing of this worker's would be taken first, as its deque is empty and it
+    /// holds no private fork (an offer publishes the oldest private fork, which is older and
+    /// larger than any new work). If a worker is idle but something else comes first, that
+    /// is offered instead (`offer_forks`). See `pool::idle_worker_needs_work`.
+    #[inline]
+    pub(crate) fn idle_worker_needs_work(&self) -> bool {
+        if !self.anyone_idle() {
+            return false;
+        }
+        if self.forks.published.get() < self.forks.len.get() || !self.deque.is_empty() {
+            self.share_fork_cold();
+            return false;
+        }
+        true
+    }
+
     /// Publishes the oldest private fork if some worker is idle (see `pool::offer_forks`).
     #[inline]
     pub(crate) fn offer_forks(&self) {
-        if self.registry.sleep.anyone_idle() {
+        if self.anyone_idle() {
             self.share_fork_cold();
         }
     }

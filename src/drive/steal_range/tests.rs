@@ -76,28 +76,40 @@ fn owner_alone_doubles_its_chunks_until_an_eighth_of_the_rest() {
 }
 
 #[test]
-fn an_unshared_first_claim_is_the_first_shared_claim_without_the_atomic() {
+fn unshared_claims_are_the_shared_claims_without_the_atomic() {
+    // The driver claims the first chunk of every range unshared, and a tiny range's owner
+    // may claim several (`on_steal::own_privately`) before sharing the rest.
     for (n, limits) in [
         (1, ChunkLimits::DEFAULT),
         (3, ChunkLimits::DEFAULT),
+        (8, ChunkLimits::DEFAULT),
         (1000, ChunkLimits::DEFAULT),
         (1000, ChunkLimits::new(7, 40)),
         (5, ChunkLimits::new(8, 8)),
+        (24, ChunkLimits::new(3, u32::MAX as usize)),
     ] {
         let (range, mut cursor) = StealRange::new(0..n, limits);
         let shared = drain(&range, &mut cursor);
-
-        let mut cursor = OwnerCursor::new(0..n, limits);
-        let first = cursor.claim_unshared().expect("non-empty");
-        let range = StealRange::unclaimed_by(&cursor);
-        assert_eq!(cursor.remaining(), n - first.end, "n={n}");
-        let mut unshared = vec![Chunk {
-            indices: first,
-            steal_observed: false,
-        }];
-        unshared.extend(drain(&range, &mut cursor));
-        assert_eq!(unshared, shared, "n={n} {limits:?}");
-        assert!(range.is_exhausted());
+        for unshared_claims in 1..=8 {
+            let mut cursor = OwnerCursor::new(0..n, limits);
+            let mut unshared = Vec::new();
+            while unshared.len() < unshared_claims {
+                let Some(indices) = cursor.claim_unshared() else {
+                    break;
+                };
+                unshared.push(Chunk {
+                    indices,
+                    steal_observed: false,
+                });
+            }
+            let range = StealRange::unclaimed_by(&cursor);
+            let claimed = unshared.last().map_or(0, |chunk| chunk.indices.end);
+            assert_eq!(cursor.remaining(), n - claimed, "n={n}");
+            unshared.extend(drain(&range, &mut cursor));
+            let what = format!("n={n} {limits:?}, {unshared_claims} unshared");
+            assert_eq!(unshared, shared, "{what}");
+            assert!(range.is_exhausted(), "{what}");
+        }
     }
     // A thief sees only what the first claim left: the upper half of 2..100.
     let mut cursor = OwnerCursor::new(0..100, ChunkLimits::new(2, 100));
