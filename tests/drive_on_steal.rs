@@ -81,11 +81,11 @@ fn beside_a_busy_worker<R: Send>(
 
 #[test]
 fn a_tiny_loop_stays_private_while_no_worker_is_idle() {
-    // Up to 8 claims of `min_len` items, with every other worker busy: the owner claims
+    // Up to 8 items, with every other worker busy: the owner claims
     // on its own, one `min_len` at a time into one folder, and shares nothing.
     use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
     let pool = pool(2);
-    for (n, min) in [(3usize, 1usize), (5, 1), (8, 1), (12, 2), (24, 3)] {
+    for (n, min) in [(3usize, 1usize), (5, 1), (8, 1), (6, 2), (8, 2)] {
         let inits = AtomicU64::new(0);
         let (v, delta) = beside_a_busy_worker(&pool, || {
             (0..n)

@@ -2,7 +2,7 @@
 //! that starts it, and is split only when a thief actually takes part of it.
 //!
 //! ```text
-//! drive(P, C):  (at most 8 claims, and no idle worker would take them: claimed and folded
+//! drive(P, C):  (at most 8 items, and no idle worker would take them: claimed and folded
 //!               privately until one would, then shared as below; `own_privately`)
 //!               handoff = Handoff(0..len, Work { P, C })
 //!               join( own(handoff)            -- chunks from the low end, growing
@@ -29,13 +29,15 @@ use crate::pool::{
     on_a_worker, publish_fork, record_event, Event, FnContext,
 };
 
-/// A range of at most this many `min_len` claims starts private while no idle worker would
-/// take new work from this one ([`own_privately`]): no hand-off, no "steal me" job and no
-/// clock reads, unless that changes before the last claim. Sharing a range costs about
-/// 50 ns (two clock reads, the hand-off and its first shared claim, a fork), a private
-/// claim 40–50 instructions (a producer and a consumer split, a folder continuation, the
-/// idle test): about the same at this length (`README.md`, section 1).
-const PRIVATE_CLAIMS: usize = 8;
+/// A range of at most this many items starts private while no idle worker would take new
+/// work from this one ([`own_privately`]): no hand-off, no "steal me" job and no clock
+/// reads, unless that changes before the last claim. Sharing a range costs about 50 ns (two
+/// clock reads, the hand-off and its first shared claim, a fork), a private claim 40–50
+/// instructions (a producer and a consumer split, a folder continuation, the idle test):
+/// about the same at this length (`README.md`, section 1). A count of items, not of
+/// `min_len` claims, because a private claim is folded without a look at the pool: a
+/// `with_min_len` claim of many items would leave an idle worker waiting for all of them.
+const PRIVATE_ITEMS: usize = 8;
 
 /// A producer and its consumer, cut together, and their length (so that the consumer is cut
 /// in proportion, `Consumer::split_at_sized`). An upper piece keeps the reducer that joins
@@ -133,7 +135,7 @@ where
         len,
         below: None,
     };
-    if len <= PRIVATE_CLAIMS * limits.min_len() && !idle_worker_needs_work() {
+    if len <= PRIVATE_ITEMS && !idle_worker_needs_work() {
         // A tiny range, and no idle worker would take it: shared only if one would before
         // the last claim (`own_privately`).
         return on_a_worker(move || own_privately(cursor, first, work));
@@ -156,7 +158,7 @@ where
     combine(mine, stolen)
 }
 
-/// The owner of a tiny range (at most [`PRIVATE_CLAIMS`] claims) that nobody shares yet:
+/// The owner of a tiny range (at most [`PRIVATE_ITEMS`] items) that nobody shares yet:
 /// claims `min_len` items at a time on the cursor alone (no atomics) into one run, and
 /// before each claim after the first asks whether an idle worker would take new work from
 /// this one; if so, and what is left is worth stealing, it shares that from then on, as the

@@ -121,11 +121,6 @@ impl ChunkLimits {
     pub(crate) fn max_len(&self) -> usize {
         self.max_len as usize
     }
-
-    /// The shortest chunk anyone claims (the last one aside).
-    pub(crate) fn min_len(&self) -> usize {
-        self.min_len as usize
-    }
 }
 
 /// The shared side: owner and thieves both hold `&StealRange`.
