@@ -51,6 +51,15 @@ fn ranges_too_short_to_steal_from_are_folded_whole_in_every_pool() {
     }
 }
 
+/// Sets its flag when dropped (also when unwinding).
+struct SetOnDrop<'a>(&'a std::sync::atomic::AtomicBool);
+
+impl Drop for SetOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.store(true, std::sync::atomic::Ordering::Release);
+    }
+}
+
 /// Runs `tiny` on one worker of a 2-thread pool while the other one spins in user code (so
 /// that no worker is idle), and returns its result and the pool's statistics over it.
 fn beside_a_busy_worker<R: Send>(
@@ -68,11 +77,11 @@ fn beside_a_busy_worker<R: Send>(
                 }
             },
             || {
+                // Set even if `tiny` panics, so that the other side stops spinning.
+                let _finish = SetOnDrop(&finished);
                 let before = pool.stats();
                 let result = tiny();
-                let delta = pool.stats() - before;
-                finished.store(true, Ordering::Release);
-                (result, delta)
+                (result, pool.stats() - before)
             },
         )
     });
@@ -137,6 +146,7 @@ fn a_tiny_loop_is_shared_once_a_worker_falls_idle() {
                 }
             },
             || {
+                let _started = SetOnDrop(&started);
                 let owner = weft::current_thread_index();
                 let before = pool.stats();
                 let v: Vec<usize> = (0..8usize)
