@@ -60,27 +60,26 @@ impl Drop for SetOnDrop<'_> {
     }
 }
 
-/// Runs `tiny` on one worker of a 2-thread pool while the other one spins in user code (so
-/// that no worker is idle), and returns its result and the pool's statistics over it.
+/// Runs `body` on one worker of a 2-thread pool while the other one spins in user code until
+/// `release` is set (by `body`, or at the latest when `body` ends or panics), and returns its
+/// result and the pool's statistics over it. Until then no worker is idle.
 fn beside_a_busy_worker<R: Send>(
     pool: &weft::ThreadPool,
-    tiny: impl FnOnce() -> R + Send,
+    release: &std::sync::atomic::AtomicBool,
+    body: impl FnOnce() -> R + Send,
 ) -> (R, weft::PoolStats) {
-    use std::sync::atomic::{AtomicBool, Ordering};
-    let finished = AtomicBool::new(false);
     let ((), out) = pool.install(|| {
         weft::join(
             || {
-                // Busy until the other side is done: the other worker steals that side.
-                while !finished.load(Ordering::Acquire) {
+                // The other worker steals `body`'s side and runs it meanwhile.
+                while !release.load(std::sync::atomic::Ordering::Acquire) {
                     std::hint::spin_loop();
                 }
             },
             || {
-                // Set even if `tiny` panics, so that the other side stops spinning.
-                let _finish = SetOnDrop(&finished);
+                let _release = SetOnDrop(release);
                 let before = pool.stats();
-                let result = tiny();
+                let result = body();
                 (result, pool.stats() - before)
             },
         )
@@ -92,11 +91,11 @@ fn beside_a_busy_worker<R: Send>(
 fn a_tiny_loop_stays_private_while_no_worker_is_idle() {
     // Up to 8 items, with every other worker busy: the owner claims
     // on its own, one `min_len` at a time into one folder, and shares nothing.
-    use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+    use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
     let pool = pool(2);
     for (n, min) in [(3usize, 1usize), (5, 1), (8, 1), (6, 2), (8, 2)] {
         let inits = AtomicU64::new(0);
-        let (v, delta) = beside_a_busy_worker(&pool, || {
+        let (v, delta) = beside_a_busy_worker(&pool, &AtomicBool::new(false), || {
             (0..n)
                 .into_par_iter()
                 .with_min_len(min)
@@ -112,7 +111,7 @@ fn a_tiny_loop_stays_private_while_no_worker_is_idle() {
     }
     // A search stops at its match: no item after it is produced, no claim made.
     let seen = AtomicU64::new(0);
-    let (found, delta) = beside_a_busy_worker(&pool, || {
+    let (found, delta) = beside_a_busy_worker(&pool, &AtomicBool::new(false), || {
         (0..8usize)
             .into_par_iter()
             .inspect(|_| {
@@ -138,39 +137,26 @@ fn a_tiny_loop_is_shared_once_a_worker_falls_idle() {
     let pool = pool(2);
     let started = AtomicBool::new(false);
     let elsewhere = AtomicUsize::new(0);
-    let ((), (v, delta)) = pool.install(|| {
-        weft::join(
-            || {
-                while !started.load(Ordering::Acquire) {
-                    std::hint::spin_loop();
+    let (v, delta) = beside_a_busy_worker(&pool, &started, || {
+        let owner = weft::current_thread_index();
+        (0..8usize)
+            .into_par_iter()
+            .map(|i| {
+                if weft::current_thread_index() != owner {
+                    elsewhere.fetch_add(1, Ordering::SeqCst);
+                } else if i == 0 {
+                    started.store(true, Ordering::Release);
+                    // Time for the other worker to finish and start looking.
+                    std::thread::sleep(Duration::from_millis(50));
+                } else {
+                    let deadline = Instant::now() + Duration::from_secs(10);
+                    while elsewhere.load(Ordering::SeqCst) == 0 && Instant::now() < deadline {
+                        std::thread::sleep(Duration::from_millis(1));
+                    }
                 }
-            },
-            || {
-                let _started = SetOnDrop(&started);
-                let owner = weft::current_thread_index();
-                let before = pool.stats();
-                let v: Vec<usize> = (0..8usize)
-                    .into_par_iter()
-                    .map(|i| {
-                        if weft::current_thread_index() != owner {
-                            elsewhere.fetch_add(1, Ordering::SeqCst);
-                        } else if i == 0 {
-                            started.store(true, Ordering::Release);
-                            // Time for the other worker to finish and start looking.
-                            std::thread::sleep(Duration::from_millis(50));
-                        } else {
-                            let deadline = Instant::now() + Duration::from_secs(10);
-                            while elsewhere.load(Ordering::SeqCst) == 0 && Instant::now() < deadline
-                            {
-                                std::thread::sleep(Duration::from_millis(1));
-                            }
-                        }
-                        i * 3
-                    })
-                    .collect();
-                (v, pool.stats() - before)
-            },
-        )
+                i * 3
+            })
+            .collect::<Vec<usize>>()
     });
     assert_eq!(v, (0..8).map(|i| i * 3).collect::<Vec<_>>());
     assert!(elsewhere.into_inner() > 0, "{delta:?}");
@@ -180,7 +166,7 @@ fn a_tiny_loop_is_shared_once_a_worker_falls_idle() {
 #[test]
 fn a_panic_in_a_private_tiny_loop_reaches_the_caller_and_drops_every_item_once() {
     use std::panic::{catch_unwind, AssertUnwindSafe};
-    use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
     /// Counts its drops in a shared per-item table.
     struct Tracked<'a>(usize, &'a [AtomicUsize]);
     impl Drop for Tracked<'_> {
@@ -193,7 +179,7 @@ fn a_panic_in_a_private_tiny_loop_reaches_the_caller_and_drops_every_item_once()
         for poison in 0..n {
             let drops: Vec<AtomicUsize> = (0..n).map(|_| AtomicUsize::new(0)).collect();
             let items: Vec<Tracked<'_>> = (0..n).map(|id| Tracked(id, &drops)).collect();
-            let (result, delta) = beside_a_busy_worker(&pool, || {
+            let (result, delta) = beside_a_busy_worker(&pool, &AtomicBool::new(false), || {
                 catch_unwind(AssertUnwindSafe(|| {
                     items
                         .into_par_iter()

@@ -109,9 +109,9 @@ where
 }
 
 /// [`drive_indexed`] on a pool of more than one worker, for `0 < len <= MAX_RANGE_LEN`. Out
-/// of line, so that the short path above stays small enough to inline where it is called
-/// (measured: inlined, this part made `flat_map` over `Vec`s outline `with_producer`, 8%
-/// more instructions per inner loop at one thread).
+/// of line, so that `drive_indexed`'s own short path stays small enough to inline where it
+/// is called (measured: inlined, this part made `flat_map` over `Vec`s outline
+/// `with_producer`, 8% more instructions per inner loop at one thread).
 #[inline(never)]
 fn drive_among_workers<P, C>(len: usize, limits: ChunkLimits, producer: P, consumer: C) -> C::Result
 where
@@ -141,28 +141,23 @@ where
         return on_a_worker(move || own_privately(cursor, first, work));
     }
     let (first_work, rest) = work.split_at(first.end as usize);
-    let handoff = Handoff::unclaimed_by(&cursor, rest);
-    let (mine, stolen) = join_context(
-        |_| {
-            record_event(Event::ChunkTaken, 1);
-            // The folder is made here, on the worker (it need not be `Send`).
-            let run = Run {
-                folder: first_work.consumer.into_folder(),
-                below: first_work.below,
-            };
-            let first_chunk = Some((first_work.producer, first.end));
-            own(&handoff, cursor, None, Some(run), first_chunk)
-        },
-        |ctx| steal_me(ctx, &handoff),
-    );
-    combine(mine, stolen)
+    on_a_worker(move || {
+        record_event(Event::ChunkTaken, 1);
+        // The folder is made here, on the worker (it need not be `Send`).
+        let run = Run {
+            folder: first_work.consumer.into_folder(),
+            below: first_work.below,
+        };
+        let first_chunk = Some((first_work.producer, first.end));
+        share(cursor, None, run, first_chunk, rest)
+    })
 }
 
 /// The owner of a tiny range (at most [`PRIVATE_ITEMS`] items) that nobody shares yet:
 /// claims `min_len` items at a time on the cursor alone (no atomics) into one run, and
 /// before each claim after the first asks whether an idle worker would take new work from
 /// this one; if so, and what is left is worth stealing, it shares that from then on, as the
-/// owner of a range made of it ([`share_rest`]). A worker that falls idle while an item
+/// owner of a range made of it ([`share`]). A worker that falls idle while an item
 /// runs thus waits at most that claim, as it would for an owner's first block. `first` was
 /// claimed from `cursor` already; `work` stands for `first.start..len`.
 fn own_privately<P, C>(
@@ -203,7 +198,7 @@ where
             Some(rest) if !full => {
                 if cursor.worth_stealing() && idle_worker_needs_work() {
                     record_event(Event::ChunkTaken, claims);
-                    return share_rest(cursor, done, run_so_far, rest);
+                    return share(cursor, done, run_so_far, None, rest);
                 }
                 claim = cursor
                     .claim_unshared()
@@ -219,13 +214,15 @@ where
     }
 }
 
-/// A private owner found an idle worker that would take new work: what it has not claimed
-/// (`rest`, all of the cursor's remaining indices) becomes a shared range, and the owner
-/// goes on folding it into its run, with a "steal me" job beside it as in [`drive_indexed`].
-fn share_rest<P, C>(
+/// Makes what `cursor` has not claimed (`rest` stands for it) a shared range and goes on as
+/// its owner, folding into `run` (after `unfolded`, the rest of a claimed chunk, if any),
+/// with a "steal me" job beside it: how every range from the start of [`drive_indexed`],
+/// and a private one once an idle worker would take its rest ([`own_privately`]), is shared.
+fn share<P, C>(
     cursor: OwnerCursor,
     done: Option<C::Result>,
     run: Run<C::Folder, C::Reducer>,
+    unfolded: Option<(P, u32)>,
     rest: Work<P, C, C::Reducer>,
 ) -> C::Result
 where
@@ -234,7 +231,7 @@ where
 {
     let handoff = Handoff::unclaimed_by(&cursor, rest);
     let (mine, stolen) = join_context_here(
-        |_| own(&handoff, cursor, done, Some(run), None),
+        |_| own(&handoff, cursor, done, Some(run), unfolded),
         |ctx| steal_me(ctx, &handoff),
     );
     combine(mine, stolen)
