@@ -12,7 +12,10 @@
 //! the parallel ones, `clear` + `extend` for the sequential one), so page faults and the
 //! allocator are out of the measurement. `map_collect_fresh` allocates a new 80 MB `Vec` per
 //! iteration for every contender (`collect()`), so mmap/munmap and first-touch page faults are
-//! in it for everyone alike; it shows what a plain `collect` costs in practice.
+//! in it; it shows what a plain `collect` costs in practice. weft's collect asks the kernel for
+//! huge pages for a buffer this large (`src/huge_pages.rs`), std's and Rayon's do not, so the
+//! group also times `sequential-huge`: std's loop into a buffer given the same advice, the
+//! best sequential code (its ratio is printed against plain `sequential` like the others).
 //!
 //! `WEFT_BENCH_INTERLEAVED=1` replaces criterion by a round-robin run of all contenders of
 //! each benchmark (see `interleave`), whose ratios are steadier on a noisy shared machine.
@@ -26,6 +29,11 @@ use criterion::{criterion_group, BenchmarkGroup, Criterion, Throughput};
 
 #[path = "interleave/mod.rs"]
 mod interleave;
+// The crate's own huge-page advice (the file depends on nothing else), so the sequential
+// collect into a fresh buffer can be the best sequential code: `sequential_collect_huge`.
+#[allow(dead_code)] // `reserve` only; the rest serves the crate
+#[path = "../src/huge_pages.rs"]
+mod huge_pages;
 use std::hint::black_box;
 
 // Both sides include the same kernels, so weft and Rayon run identical source.
@@ -39,6 +47,16 @@ mod weft_side {
 mod rayon_side {
     use rayon as par;
     include!("iter/kernels.rs");
+}
+
+/// (b) the best sequential collect into a fresh `Vec`: std's `collect`, but into a buffer
+/// with the huge-page advice weft's own collect gives a buffer of this size (`huge_pages`).
+/// Without it the sequential baseline pays a page fault per 4 KiB that weft does not.
+fn sequential_collect_huge(n: usize) -> Vec<u64> {
+    let mut out = Vec::new();
+    huge_pages::reserve(&mut out, n);
+    out.extend((0..n).map(work::scramble));
+    out
 }
 
 /// Per-item work shared by the sequential baselines and both parallel sides.
@@ -231,6 +249,9 @@ fn bench_map_collect(c: &mut Criterion, pools: &Pools, sizes: &Sizes) {
     g.bench_function("sequential", |b| {
         b.iter(|| (0..black_box(n)).map(work::scramble).collect::<Vec<u64>>())
     });
+    g.bench_function("sequential-huge", |b| {
+        b.iter(|| sequential_collect_huge(black_box(n)))
+    });
     parallel_contenders!(g, pools, |side| side::map_collect_fresh(black_box(n)));
     g.finish();
 }
@@ -397,11 +418,24 @@ fn interleave(name: &str, mut contenders: Vec<Contender<'_>>, rounds: usize) {
         line += &format!(" | {label} {ratio:.3} ({best:.3})");
     }
     println!("{line}");
+    if std::env::var_os("WEFT_BENCH_DUMP").is_some() {
+        for ((label, _), t) in contenders.iter().zip(&times) {
+            let mut ms: Vec<f64> = t.iter().map(|d| d.as_secs_f64() * 1e3).collect();
+            ms.sort_by(f64::total_cmp);
+            println!(
+                "  {label:16} {:?}",
+                ms.iter()
+                    .map(|x| (x * 10.0).round() / 10.0)
+                    .collect::<Vec<_>>()
+            );
+        }
+    }
 }
 
 /// `WEFT_BENCH_INTERLEAVED=1 cargo bench --bench iter`: every benchmark of this file, with all
 /// contenders interleaved (see [`interleave`]); `WEFT_BENCH_ROUNDS` calls each (default 30);
-/// `WEFT_BENCH_ONLY=triangular,mandelbrot` runs only the named benchmarks.
+/// `WEFT_BENCH_ONLY=triangular,mandelbrot` runs only the named benchmarks; `WEFT_BENCH_DUMP=1`
+/// also prints every call's time, sorted, per contender.
 fn interleaved_benches() {
     use std::sync::Mutex;
     let sizes = Sizes::from_env();
@@ -432,7 +466,17 @@ fn interleaved_benches() {
     let seq = move || {
         black_box((0..black_box(n)).map(work::scramble).collect::<Vec<u64>>());
     };
-    let list = interleaved_contenders!(pools, seq, |side| side::map_collect_fresh(black_box(n)));
+    let mut list =
+        interleaved_contenders!(pools, seq, |side| side::map_collect_fresh(black_box(n)));
+    list.insert(
+        1,
+        (
+            "sequential-huge".to_string(),
+            Box::new(move || {
+                black_box(sequential_collect_huge(black_box(n)));
+            }),
+        ),
+    );
     interleave("map_collect_fresh", list, rounds);
 
     let mut seed = 0x1234_5678_9ABC_DEF0u64;

@@ -29,6 +29,7 @@
 pub mod array; // arrays by value (Rayon's `rayon::array`)
 pub mod collections; // std collections (Rayon's `rayon::collections`)
 mod drive; // how a producer is split across workers
+mod huge_pages; // madvise(MADV_HUGEPAGE) for large fresh buffers (Linux)
 pub mod iter; // the ParallelIterator family
 pub mod option; // Option by value and reference (Rayon's `rayon::option`)
 mod plumbing; // producer / consumer vocabulary (re-exported as `weft::iter::plumbing`)

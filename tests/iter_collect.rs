@@ -295,3 +295,58 @@ fn len_and_opt_len() {
         assert_eq!(v.par_iter().chain(&v).opt_len(), Some(2 * n));
     }
 }
+
+/// Collects whose buffers get the huge-page advice (at least 32 MiB, `src/huge_pages.rs`):
+/// indexed and unindexed collects, `par_extend` onto items that must survive the new
+/// allocation, `unzip` and `collect_into_vec`, against std, in pools of 1, 2, 3 and 8 threads.
+#[test]
+fn collects_into_huge_page_buffers_match_std() {
+    let n = 5_000_000; // 40 MB of u64
+    let scramble = |i: usize| (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0xA5;
+    let expected: Vec<u64> = (0..n).map(scramble).collect();
+    let keep = |x: &u64| x % 10 != 3;
+    let kept: Vec<u64> = expected.iter().copied().filter(keep).collect();
+    let head: Vec<u64> = random_u32s(1000, 1 << 20, 45)
+        .into_iter()
+        .map(u64::from)
+        .collect();
+    in_pools(|threads| {
+        let what = format!("{threads} threads");
+        let vec: Vec<u64> = (0..n).into_par_iter().map(scramble).collect();
+        assert!(vec == expected, "indexed collect, {what}");
+        drop(vec);
+        // The unindexed path adopts the first piece and reserves the rest at once.
+        let doubled = || expected.par_iter().chain(&expected).copied().filter(keep);
+        let vec: Vec<u64> = doubled().collect();
+        assert!(
+            vec.len() == 2 * kept.len(),
+            "unindexed collect length, {what}"
+        );
+        assert!(
+            vec[..kept.len()] == kept[..] && vec[kept.len()..] == kept[..],
+            "{what}"
+        );
+        drop(vec);
+        let mut extended = head.clone();
+        extended.par_extend((0..n).into_par_iter().map(scramble));
+        assert!(
+            extended[..head.len()] == head[..],
+            "par_extend lost the old items, {what}"
+        );
+        assert!(extended[head.len()..] == expected[..], "par_extend, {what}");
+        drop(extended);
+        let (left, right): (Vec<u64>, Vec<usize>) =
+            (0..n).into_par_iter().map(|i| (scramble(i), i)).unzip();
+        assert!(
+            left == expected && right.iter().copied().eq(0..n),
+            "unzip, {what}"
+        );
+        drop((left, right));
+        let mut target = head.clone();
+        (0..n)
+            .into_par_iter()
+            .map(scramble)
+            .collect_into_vec(&mut target);
+        assert!(target == expected, "collect_into_vec, {what}");
+    });
+}

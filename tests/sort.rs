@@ -124,6 +124,34 @@ fn every_pattern_and_size_matches_std() {
     });
 }
 
+/// Sorts whose scratch buffers get the huge-page advice (at least 32 MiB): the stable sort
+/// of 5 million 16-byte pairs by a key with many ties (so a stability error shows), and the
+/// cached-key sort, whose keyed copy is 48 MB, against std.
+#[test]
+fn sorts_with_huge_page_buffers_match_std() {
+    let pairs: Vec<(u64, u64)> = input(Pattern::Random, 5_000_000, 46)
+        .into_iter()
+        .enumerate()
+        .map(|(i, x)| (x % 1000, i as u64))
+        .collect();
+    let mut expected = pairs.clone();
+    expected.sort_by_key(|pair| pair.0);
+    let keys = input(Pattern::Random, 3_000_000, 47);
+    let mut expected_keys = keys.clone();
+    expected_keys.sort_by_cached_key(|&x| x.rotate_left(7));
+    in_each_pool(|threads| {
+        let mut v = pairs.clone();
+        v.par_sort_by_key(|pair| pair.0);
+        assert!(v == expected, "par_sort_by_key, {threads} threads");
+        let mut v = keys.clone();
+        v.par_sort_by_cached_key(|&x| x.rotate_left(7));
+        assert!(
+            v == expected_keys,
+            "par_sort_by_cached_key, {threads} threads"
+        );
+    });
+}
+
 #[test]
 fn a_million_of_each_pattern_matches_std() {
     in_each_pool(|threads| {

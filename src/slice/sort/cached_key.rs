@@ -28,7 +28,8 @@ where
     }
     let chunk_len = (v.len() / (threads * 4)).max(MIN_KEY_CHUNK_LEN);
     let parts = keys_of(v, 0, &key_of, chunk_len);
-    let mut keyed = Vec::with_capacity(v.len());
+    let mut keyed = Vec::new();
+    crate::huge_pages::reserve(&mut keyed, v.len()); // fresh memory: see `huge_pages`
     for mut part in parts {
         keyed.append(&mut part);
     }

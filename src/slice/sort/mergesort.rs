@@ -39,7 +39,8 @@ where
         v.sort_by(compare);
         return;
     }
-    let mut buffer: Vec<T> = Vec::with_capacity(v.len());
+    let mut buffer: Vec<T> = Vec::new();
+    crate::huge_pages::reserve(&mut buffer, v.len()); // fresh memory: see `huge_pages`
     let scratch = &mut buffer.spare_capacity_mut()[..v.len()];
     let sort = MergeSort {
         compare: &compare,

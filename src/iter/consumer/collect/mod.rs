@@ -18,7 +18,7 @@ where
     T: Send,
     D: for<'c> FnOnce(WriteSlots<'c, T>) -> WrittenSlots<'c, T>,
 {
-    vec.reserve(len);
+    crate::huge_pages::reserve(vec, len);
     let old_len = vec.len();
     let written = drive(WriteSlots::new(&mut vec.spare_capacity_mut()[..len]));
     let actual = written.written();
@@ -61,7 +61,7 @@ where
         None => {
             let mut list = collect_vec_list(par_iter);
             adopt_first_piece(vec, &mut list);
-            vec.reserve(list.iter().map(Vec::len).sum());
+            crate::huge_pages::reserve(vec, list.iter().map(Vec::len).sum());
             for mut piece in list {
                 vec.append(&mut piece);
             }
