@@ -11,7 +11,8 @@
 //! Only buffers of at least [`MIN_BYTES`] get the advice, and only the 2 MiB blocks that lie
 //! wholly inside the part the caller is about to fill, so no huge page is ever faulted in
 //! for memory nobody writes. This changes which pages the kernel uses, never what the
-//! memory holds: where the call is unavailable or refused, nothing happens.
+//! memory holds: where the call is unavailable or refused, nothing happens, and
+//! `WEFT_HUGE_PAGES=0` in the environment turns it off.
 //!
 //! `madvise` comes from the C library that `std` already links on Linux; weft declares the
 //! one function itself instead of depending on the `libc` crate.
@@ -47,12 +48,25 @@ pub(crate) fn reserve<T>(vec: &mut Vec<T>, additional: usize) {
 /// advice (false when it was not given). The range must lie inside one live allocation of the
 /// caller's, which the caller is about to fill.
 pub(crate) fn advise(start: *mut u8, bytes: usize) -> bool {
-    if bytes < MIN_BYTES {
+    if bytes < MIN_BYTES || !enabled() {
         return false;
     }
     let first = (start as usize).next_multiple_of(HUGE_PAGE);
     let end = (start as usize + bytes) / HUGE_PAGE * HUGE_PAGE;
     end > first && os::advise_huge_pages(first, end - first)
+}
+
+/// Whether the advice is given at all: `WEFT_HUGE_PAGES=0` in the environment turns it off
+/// (read once per process), for programs whose allocator reuses freed memory for small
+/// allocations, where a huge page faulted in for a few bytes would cost 2 MiB of memory.
+fn enabled() -> bool {
+    static ENABLED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ENABLED.get_or_init(|| enabled_by(std::env::var_os("WEFT_HUGE_PAGES").as_deref()))
+}
+
+/// The meaning of `WEFT_HUGE_PAGES`: on unless it is `0`.
+fn enabled_by(value: Option<&std::ffi::OsStr>) -> bool {
+    !matches!(value, Some(value) if value == "0")
 }
 
 #[cfg(all(
@@ -105,6 +119,13 @@ mod tests {
     fn buffers_below_the_threshold_get_no_advice() {
         let mut small: Vec<u8> = Vec::with_capacity(super::MIN_BYTES - 1);
         assert!(!super::advise(small.as_mut_ptr(), super::MIN_BYTES - 1));
+    }
+
+    #[test]
+    fn weft_huge_pages_0_turns_the_advice_off() {
+        assert!(super::enabled_by(None));
+        assert!(!super::enabled_by(Some("0".as_ref())));
+        assert!(super::enabled_by(Some("1".as_ref())));
     }
 
     #[test]
