@@ -1,11 +1,11 @@
 //! Iterator benchmarks for issues #3 and #4: sequential, weft (1 and 2 threads) and Rayon
 //! (1 and 2 threads) side by side in one run, so ratios come from the same machine state.
 //!
-//! Groups: (a) `sum_cheap_map` over `0..10^8`, (b) `map_collect_into` / `map_collect_fresh` of
-//! 10^7 elements, (c) `sum_slice` of a 5·10^7 `Vec<u64>`, (d) `filter_count` over 10^7
-//! elements, (e) `mandelbrot` 1024×1024 by rows, (f) `triangular` (item i costs O(i),
-//! n = 10^4), (g) `fine_grained` (10^7 items of a few ns each), (h) `zip_map_sum` (a mapped
-//! range of 10^7 zipped with a slice, summed).
+//! Groups: (a) `sum_cheap_map` over `0..10^8`, (b) `map_collect_into` / `map_collect_fresh` /
+//! `filter_collect_fresh` (unindexed, 7/8 kept) of 10^7 elements, (c) `sum_slice` of a
+//! 5·10^7 `Vec<u64>`, (d) `filter_count` over 10^7 elements, (e) `mandelbrot` 1024×1024 by
+//! rows, (f) `triangular` (item i costs O(i), n = 10^4), (g) `fine_grained` (10^7 items of a
+//! few ns each), (h) `zip_map_sum` (a mapped range of 10^7 zipped with a slice, summed).
 //!
 //! Allocation pattern of (b): `map_collect_into` writes into one buffer allocated and
 //! faulted in before the group starts and reused by every contender (`collect_into_vec` for
@@ -77,6 +77,12 @@ mod work {
     #[inline]
     pub(crate) fn keep(x: u64) -> bool {
         x % 3 == 0
+    }
+
+    /// (b'') keeps 7 of 8 scrambled values.
+    #[inline]
+    pub(crate) fn keep_most(x: u64) -> bool {
+        x % 8 != 0
     }
 
     /// Iteration cap of the Mandelbrot escape-time loop: points inside the set cost this much,
@@ -253,6 +259,18 @@ fn bench_map_collect(c: &mut Criterion, pools: &Pools, sizes: &Sizes) {
         b.iter(|| sequential_collect_huge(black_box(n)))
     });
     parallel_contenders!(g, pools, |side| side::map_collect_fresh(black_box(n)));
+    g.finish();
+
+    let mut g = group(c, "filter_collect_fresh", n as u64);
+    g.bench_function("sequential", |b| {
+        b.iter(|| {
+            (0..black_box(n))
+                .map(work::scramble)
+                .filter(|&x| work::keep_most(x))
+                .collect::<Vec<u64>>()
+        })
+    });
+    parallel_contenders!(g, pools, |side| side::filter_collect_fresh(black_box(n)));
     g.finish();
 }
 
@@ -478,6 +496,16 @@ fn interleaved_benches() {
         ),
     );
     interleave("map_collect_fresh", list, rounds);
+    let seq = move || {
+        black_box(
+            (0..black_box(n))
+                .map(work::scramble)
+                .filter(|&x| work::keep_most(x))
+                .collect::<Vec<u64>>(),
+        );
+    };
+    let list = interleaved_contenders!(pools, seq, |side| side::filter_collect_fresh(black_box(n)));
+    interleave("filter_collect_fresh", list, rounds);
 
     let mut seed = 0x1234_5678_9ABC_DEF0u64;
     let data: Vec<u64> = (0..sizes.slice)

@@ -87,6 +87,13 @@ pub(crate) trait Piece<T>: Default + Extend<T> + Send {
 
     /// Whether it holds an allocation (which a collect into it keeps).
     fn has_buffer(&self) -> bool;
+
+    /// About to take at most `upper` more items in one `extend`: a chance to grow the
+    /// buffer in a way of its own before `extend` grows it.
+    #[inline]
+    fn make_room(&mut self, upper: usize) {
+        let _ = upper;
+    }
 }
 
 impl<T: Send> Piece<T> for Vec<T> {
@@ -97,6 +104,34 @@ impl<T: Send> Piece<T> for Vec<T> {
     fn has_buffer(&self) -> bool {
         self.capacity() != 0
     }
+
+    /// If the next `extend` may outgrow the buffer and take the piece to [`MIN_BYTES`] or
+    /// more, grows the buffer now with the huge-page advice (`huge_pages`), so that a large
+    /// unindexed collect also writes its pieces into huge pages. By as much as `Vec` would
+    /// grow by itself (double), or to [`MIN_BYTES`] if that is more: a filter that then keeps
+    /// little leaves at most that slack, in address space only (pages nobody writes are never
+    /// faulted in). If the items outgrow even that, `extend` grows the rest as usual.
+    ///
+    /// [`MIN_BYTES`]: crate::huge_pages::MIN_BYTES
+    #[inline]
+    fn make_room(&mut self, upper: usize) {
+        let wanted = self.len().saturating_add(upper);
+        if wanted > self.capacity()
+            && wanted.saturating_mul(std::mem::size_of::<T>()) >= crate::huge_pages::MIN_BYTES
+        {
+            grow_for_huge_pages(self);
+        }
+    }
+}
+
+/// The cold part of [`Piece::make_room`] for `Vec`: double the capacity, or grow it to
+/// `MIN_BYTES` if that is more, with the advice.
+#[cold]
+#[inline(never)]
+fn grow_for_huge_pages<T>(vec: &mut Vec<T>) {
+    let size = std::mem::size_of::<T>().max(1);
+    let additional = vec.capacity().max(crate::huge_pages::MIN_BYTES / size);
+    crate::huge_pages::reserve(vec, additional);
 }
 
 /// Chars into a `String`: `String::extend` pushes through the source iterator's own `fold`
@@ -169,6 +204,9 @@ impl<T, C: Piece<T>> Folder<T> for PieceListFolder<C> {
     }
 
     fn consume_iter<I: IntoIterator<Item = T>>(mut self, iter: I) -> Self {
+        let iter = iter.into_iter();
+        let (lower, upper) = iter.size_hint();
+        self.items.make_room(upper.unwrap_or(lower));
         self.items.extend(iter);
         self
     }
@@ -228,6 +266,58 @@ mod tests {
             .build()
             .unwrap()
             .install(test)
+    }
+
+    /// A large collect (indexed, and unindexed through its list of pieces) gives its whole
+    /// buffer the huge-page advice as one mapping, so that growing the `Vec` later moves it
+    /// with `mremap` instead of copying it (`huge_pages`); a `push` keeps every item. On one
+    /// thread the unindexed collect's one piece becomes the result as it is, so its advice
+    /// can only come from the piece's own growth (`Piece::make_room`).
+    #[test]
+    #[cfg(all(
+        target_os = "linux",
+        any(target_arch = "x86_64", target_arch = "aarch64")
+    ))]
+    fn a_large_collect_advises_its_whole_buffer_as_one_mapping() {
+        use crate::huge_pages::tests::{advice_is_possible, mapping_at};
+        if !advice_is_possible() {
+            return;
+        }
+        let n = crate::huge_pages::MIN_BYTES / 8 + 1000;
+        let expected: Vec<u64> = (0..n as u64).map(|x| x * 3).collect();
+        let indexed = || (0..n as u64).into_par_iter().map(|x| x * 3);
+        let one_thread = crate::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
+        // (what, the collect, how many copies of `expected` it holds)
+        let cases: [(&str, Vec<u64>, usize); 3] = [
+            ("indexed", in_pool(|| indexed().collect()), 1),
+            (
+                "unindexed",
+                in_pool(|| indexed().chain(indexed()).filter(|_| true).collect()),
+                2,
+            ),
+            (
+                "unindexed, one piece",
+                one_thread.install(|| indexed().filter(|_| true).collect()),
+                1,
+            ),
+        ];
+        for (what, mut vec, copies) in cases {
+            let start = vec.as_ptr() as usize;
+            let end = start + vec.capacity() * 8;
+            let (lo, hi, huge) = mapping_at(start);
+            assert!(huge, "{what}: the buffer is not flagged for huge pages");
+            assert!(
+                lo <= start && end <= hi,
+                "{what}: the buffer {start:x}..{end:x} spans more than the mapping {lo:x}..{hi:x}"
+            );
+            vec.push(7);
+            assert_eq!(vec.pop(), Some(7), "{what}");
+            assert_eq!(vec.len(), copies * n, "{what}");
+            assert!(vec.chunks(n).all(|copy| copy == expected), "{what}");
+        }
     }
 
     #[test]
