@@ -172,18 +172,24 @@ pub(crate) mod tests {
         out
     }
 
-    /// The flags (`VmFlags` in smaps) and bounds of the mapping that holds `address`.
+    /// Asserts that the buffer `start..end` lies in one mapping, flagged for huge pages
+    /// (`hg` in its `VmFlags`); `what` names the buffer in the messages.
     #[cfg(all(
         target_os = "linux",
         any(target_arch = "x86_64", target_arch = "aarch64")
     ))]
-    pub(crate) fn mapping_at(address: usize) -> (usize, usize, bool) {
+    pub(crate) fn assert_one_flagged_mapping(start: usize, end: usize, what: &str) {
         let maps = mappings();
         let (lo, hi, flags) = maps
             .iter()
-            .find(|(lo, hi, _)| (*lo..*hi).contains(&address))
-            .expect("the address is mapped");
-        (*lo, *hi, flags.split(' ').any(|flag| flag == "hg"))
+            .find(|(lo, hi, _)| (*lo..*hi).contains(&start))
+            .expect("the buffer is mapped");
+        let huge = flags.split(' ').any(|flag| flag == "hg");
+        assert!(huge, "{what}: the buffer is not flagged for huge pages");
+        assert!(
+            *lo <= start && end <= *hi,
+            "{what}: the buffer {start:x}..{end:x} spans more than the mapping {lo:x}..{hi:x}"
+        );
     }
 
     /// Whether this kernel has transparent huge pages and the advice is on (else the flag
@@ -214,12 +220,7 @@ pub(crate) mod tests {
             super::advise(start as *mut u8, len),
             "madvise(MADV_HUGEPAGE) was refused"
         );
-        let (lo, hi, huge) = mapping_at(start);
-        assert!(huge, "the buffer's first page is not flagged");
         let (first, end) = (start / 4096 * 4096, (start + len).next_multiple_of(4096));
-        assert!(
-            lo <= first && end <= hi,
-            "the buffer {first:x}..{end:x} lies in more than one mapping; the first is {lo:x}..{hi:x}"
-        );
+        assert_one_flagged_mapping(first, end, "an advised buffer");
     }
 }

@@ -105,33 +105,35 @@ impl<T: Send> Piece<T> for Vec<T> {
         self.capacity() != 0
     }
 
-    /// If the next `extend` may outgrow the buffer and take the piece to [`MIN_BYTES`] or
-    /// more, grows the buffer now with the huge-page advice (`huge_pages`), so that a large
-    /// unindexed collect also writes its pieces into huge pages. By as much as `Vec` would
-    /// grow by itself (double), or to [`MIN_BYTES`] if that is more: a filter that then keeps
-    /// little leaves at most that slack, in address space only (pages nobody writes are never
-    /// faulted in). If the items outgrow even that, `extend` grows the rest as usual.
+    /// A piece that already holds half of [`MIN_BYTES`] and fills at least half its buffer,
+    /// and that the next `extend` may outgrow, doubles its buffer now, as `Vec` would once
+    /// full, but with the huge-page advice (`huge_pages`): so a large unindexed collect also
+    /// writes most of its pieces into huge pages. Growing ahead of the items costs at most
+    /// one doubling of slack more than `Vec`'s own growth, in address space only (a filter
+    /// that then keeps little never touches it); small pieces are never grown here, and if
+    /// the items outgrow even the doubled buffer, `extend` grows it as usual.
     ///
     /// [`MIN_BYTES`]: crate::huge_pages::MIN_BYTES
     #[inline]
     fn make_room(&mut self, upper: usize) {
-        let wanted = self.len().saturating_add(upper);
-        if wanted > self.capacity()
-            && wanted.saturating_mul(std::mem::size_of::<T>()) >= crate::huge_pages::MIN_BYTES
+        let (len, capacity) = (self.len(), self.capacity());
+        if len.saturating_add(upper) > capacity
+            && len >= capacity / 2
+            && len.saturating_mul(std::mem::size_of::<T>()) >= crate::huge_pages::MIN_BYTES / 2
         {
             grow_for_huge_pages(self);
         }
     }
 }
 
-/// The cold part of [`Piece::make_room`] for `Vec`: double the capacity, or grow it to
-/// `MIN_BYTES` if that is more, with the advice.
+/// The cold part of [`Piece::make_room`] for `Vec`: doubles the buffer (at least
+/// `MIN_BYTES` then) and advises huge pages for all of it.
 #[cold]
 #[inline(never)]
 fn grow_for_huge_pages<T>(vec: &mut Vec<T>) {
-    let size = std::mem::size_of::<T>().max(1);
-    let additional = vec.capacity().max(crate::huge_pages::MIN_BYTES / size);
-    crate::huge_pages::reserve(vec, additional);
+    vec.reserve_exact(vec.capacity());
+    let bytes = vec.capacity() * std::mem::size_of::<T>();
+    crate::huge_pages::advise(vec.as_mut_ptr().cast(), bytes);
 }
 
 /// Chars into a `String`: `String::extend` pushes through the source iterator's own `fold`
@@ -279,7 +281,7 @@ mod tests {
         any(target_arch = "x86_64", target_arch = "aarch64")
     ))]
     fn a_large_collect_advises_its_whole_buffer_as_one_mapping() {
-        use crate::huge_pages::tests::{advice_is_possible, mapping_at};
+        use crate::huge_pages::tests::{advice_is_possible, assert_one_flagged_mapping};
         if !advice_is_possible() {
             return;
         }
@@ -307,17 +309,30 @@ mod tests {
         for (what, mut vec, copies) in cases {
             let start = vec.as_ptr() as usize;
             let end = start + vec.capacity() * 8;
-            let (lo, hi, huge) = mapping_at(start);
-            assert!(huge, "{what}: the buffer is not flagged for huge pages");
-            assert!(
-                lo <= start && end <= hi,
-                "{what}: the buffer {start:x}..{end:x} spans more than the mapping {lo:x}..{hi:x}"
-            );
+            assert_one_flagged_mapping(start, end, what);
             vec.push(7);
             assert_eq!(vec.pop(), Some(7), "{what}");
             assert_eq!(vec.len(), copies * n, "{what}");
             assert!(vec.chunks(n).all(|copy| copy == expected), "{what}");
         }
+    }
+
+    /// Batches whose size hints promise far more items than they yield (as a filter's do)
+    /// never make a small piece grow ahead of its items: its buffer stays within `Vec`'s own
+    /// growth, however many such batches come.
+    #[test]
+    fn a_small_piece_is_not_grown_ahead_of_its_items() {
+        use crate::plumbing::Folder;
+        let n = crate::huge_pages::MIN_BYTES as u64; // hints far above the threshold
+        let batch = |round: u64| (0..n).filter(move |x| x % (1 << 20) == round);
+        let mut folder = super::PieceListFolder::<Vec<u64>> { items: Vec::new() };
+        for round in 0..4 {
+            folder = folder.consume_iter(batch(round));
+        }
+        let expected: Vec<u64> = (0..4).flat_map(batch).collect();
+        assert_eq!(folder.items, expected);
+        let (len, capacity) = (folder.items.len(), folder.items.capacity());
+        assert!(capacity <= 2 * len, "{len} items in a buffer of {capacity}");
     }
 
     #[test]
