@@ -100,8 +100,10 @@ mod os {
         // SAFETY: the declaration above matches the C library's `madvise`. `MADV_HUGEPAGE`
         // only sets which page size the kernel may use for the range; it neither reads nor
         // changes the memory's contents or its mapping's protection, so no Rust value can
-        // observe it. A range that is misaligned, unmapped or not eligible makes the call
-        // fail with an error code, which is returned as `false`; it cannot fault.
+        // observe it; that holds as well for the bytes of the first and last page that lie
+        // outside the caller's buffer (the range is rounded out to whole pages). A range that
+        // is misaligned, unmapped or not eligible makes the call fail with an error code,
+        // which is returned as `false`; it cannot fault.
         unsafe { madvise(first as *mut c_void, len, MADV_HUGEPAGE) == 0 }
     }
 }
