@@ -151,10 +151,6 @@ pub(crate) mod tests {
     }
 
     /// `(start, end, VmFlags)` of every mapping of this process.
-    #[cfg(all(
-        target_os = "linux",
-        any(target_arch = "x86_64", target_arch = "aarch64")
-    ))]
     fn mappings() -> Vec<(usize, usize, String)> {
         let smaps = std::fs::read_to_string("/proc/self/smaps").expect("read /proc/self/smaps");
         let mut out: Vec<(usize, usize, String)> = Vec::new();
@@ -176,10 +172,6 @@ pub(crate) mod tests {
 
     /// Asserts that the buffer `start..end` lies in one mapping, flagged for huge pages
     /// (`hg` in its `VmFlags`); `what` names the buffer in the messages.
-    #[cfg(all(
-        target_os = "linux",
-        any(target_arch = "x86_64", target_arch = "aarch64")
-    ))]
     pub(crate) fn assert_one_flagged_mapping(start: usize, end: usize, what: &str) {
         let maps = mappings();
         let (lo, hi, flags) = maps
@@ -194,23 +186,26 @@ pub(crate) mod tests {
         );
     }
 
-    /// Whether this kernel has transparent huge pages and the advice is on (else the flag
-    /// tests have nothing to look at).
+    /// Whether the advice can be given here: the platforms of `os::advise_huge_pages`, a
+    /// kernel with transparent huge pages, and no `WEFT_HUGE_PAGES=0` (else the flag tests
+    /// have nothing to look at, and say so).
     pub(crate) fn advice_is_possible() -> bool {
-        let has = std::path::Path::new("/sys/kernel/mm/transparent_hugepage/enabled").exists();
-        if !has || !super::enabled() {
+        let platform = cfg!(all(
+            target_os = "linux",
+            any(target_arch = "x86_64", target_arch = "aarch64"),
+            not(miri)
+        ));
+        let kernel = std::path::Path::new("/sys/kernel/mm/transparent_hugepage/enabled").exists();
+        let possible = platform && kernel && super::enabled();
+        if !possible {
             eprintln!("skipped: no transparent huge pages here, or WEFT_HUGE_PAGES=0");
         }
-        has && super::enabled()
+        possible
     }
 
     /// The kernel flags every page of an advised buffer for huge pages (`hg` in smaps), as
     /// one mapping: advice over only part of it would have split it.
     #[test]
-    #[cfg(all(
-        target_os = "linux",
-        any(target_arch = "x86_64", target_arch = "aarch64")
-    ))]
     fn the_kernel_flags_every_page_of_the_buffer_in_one_mapping() {
         if !advice_is_possible() {
             return;

@@ -91,9 +91,7 @@ pub(crate) trait Piece<T>: Default + Extend<T> + Send {
     /// About to take at most `upper` more items in one `extend`: a chance to grow the
     /// buffer in a way of its own before `extend` grows it.
     #[inline]
-    fn make_room(&mut self, upper: usize) {
-        let _ = upper;
-    }
+    fn make_room(&mut self, _upper: usize) {}
 }
 
 impl<T: Send> Piece<T> for Vec<T> {
@@ -276,10 +274,6 @@ mod tests {
     /// thread the unindexed collect's one piece becomes the result as it is, so its advice
     /// can only come from the piece's own growth (`Piece::make_room`).
     #[test]
-    #[cfg(all(
-        target_os = "linux",
-        any(target_arch = "x86_64", target_arch = "aarch64")
-    ))]
     fn a_large_collect_advises_its_whole_buffer_as_one_mapping() {
         use crate::huge_pages::tests::{advice_is_possible, assert_one_flagged_mapping};
         if !advice_is_possible() {
