@@ -28,14 +28,10 @@ pub struct BroadcastContext<'a> {
 impl BroadcastContext<'_> {
     /// The context of the current worker thread.
     pub(crate) fn for_current_worker(num_threads: usize) -> Self {
-        let worker = WorkerThread::current();
-        assert!(
-            !worker.is_null(),
-            "weft: broadcast job ran outside a worker"
-        );
+        let index = WorkerThread::with_current(|worker| worker.map(WorkerThread::index))
+            .expect("weft: broadcast job ran outside a worker");
         BroadcastContext {
-            // SAFETY: non-null CURRENT is this thread's live worker.
-            index: unsafe { (*worker).index() },
+            index,
             num_threads,
             marker: PhantomData,
         }
@@ -94,11 +90,10 @@ pub fn spawn_broadcast<OP>(op: OP)
 where
     OP: Fn(BroadcastContext<'_>) + Send + Sync + 'static,
 {
-    // SAFETY: non-null CURRENT is this thread's live worker.
-    match unsafe { WorkerThread::current().as_ref() } {
+    WorkerThread::with_current(|worker| match worker {
         Some(worker) => spawn_broadcast_in(worker.registry(), op),
         None => spawn_broadcast_in(registry::global_registry(), op),
-    }
+    })
 }
 
 fn broadcast_on<OP, R>(worker: &WorkerThread, op: &OP) -> Vec<R>

@@ -91,13 +91,12 @@ where
     RB: Send,
 {
     // The common case deep in a recursion, kept small enough to inline into the caller.
-    // SAFETY: non-null CURRENT is this thread's live worker.
-    if let Some(worker) = unsafe { WorkerThread::current().as_ref() } {
-        if worker.has_enough_private_forks() {
-            return join_without_fork(worker, oper_a, oper_b, false);
+    WorkerThread::with_current(|worker| match worker {
+        Some(worker) if worker.has_enough_private_forks() => {
+            join_without_fork(worker, oper_a, oper_b, false)
         }
-    }
-    join_forking(oper_a, oper_b)
+        _ => join_forking(oper_a, oper_b),
+    })
 }
 
 /// `join_context` that offers `b` to thieves as a private fork (out of line: it runs only
@@ -127,15 +126,15 @@ where
     B: FnOnce(FnContext) -> RB + Send,
     RB: Send,
 {
-    // SAFETY: non-null CURRENT is this thread's live worker.
-    let worker = unsafe { WorkerThread::current().as_ref() }
-        .expect("join_context_here called outside a worker thread");
-    if worker.has_enough_private_forks() {
-        return join_without_fork(worker, oper_a, oper_b, false);
-    }
-    // The driver offers its forks between blocks itself (`look_at_pool`), so it skips the
-    // one-stealable-fork rule and its tiny loops pay no deque push.
-    fork_on::<_, _, _, _, false>(worker, false, oper_a, oper_b)
+    WorkerThread::with_current(|worker| {
+        let worker = worker.expect("join_context_here called outside a worker thread");
+        if worker.has_enough_private_forks() {
+            return join_without_fork(worker, oper_a, oper_b, false);
+        }
+        // The driver offers its forks between blocks itself (`look_at_pool`), so it skips
+        // the one-stealable-fork rule and its tiny loops pay no deque push.
+        fork_on::<_, _, _, _, false>(worker, false, oper_a, oper_b)
+    })
 }
 
 /// The forking join on `worker`: `b` becomes a private fork of this worker, `a` runs here

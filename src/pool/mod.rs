@@ -45,11 +45,10 @@ use worker::WorkerThread;
 /// assert_eq!(pool.install(weft::current_num_threads), 4);
 /// ```
 pub fn current_num_threads() -> usize {
-    // SAFETY: non-null CURRENT is this thread's live worker.
-    match unsafe { WorkerThread::current().as_ref() } {
+    WorkerThread::with_current(|worker| match worker {
         Some(worker) => worker.registry().num_threads(),
         None => registry::global_registry().num_threads(),
-    }
+    })
 }
 
 /// The index of the current worker in its pool, or None outside any pool.
@@ -60,8 +59,7 @@ pub fn current_num_threads() -> usize {
 /// assert!(pool.install(weft::current_thread_index).unwrap() < 2);
 /// ```
 pub fn current_thread_index() -> Option<usize> {
-    // SAFETY: non-null CURRENT is this thread's live worker.
-    unsafe { WorkerThread::current().as_ref() }.map(WorkerThread::index)
+    WorkerThread::with_current(|worker| worker.map(WorkerThread::index))
 }
 
 /// Runs `op` on a worker thread: right here if this thread is one, else on the global pool,
@@ -74,20 +72,22 @@ pub(crate) fn on_a_worker<R: Send>(op: impl FnOnce() -> R + Send) -> R {
 /// Counts `event` in the current worker's statistics (nothing outside a pool).
 #[inline]
 pub(crate) fn record_event(event: Event, n: u64) {
-    // SAFETY: non-null CURRENT is this thread's live worker.
-    if let Some(worker) = unsafe { WorkerThread::current().as_ref() } {
-        worker.note(event, n);
-    }
+    WorkerThread::with_current(|worker| {
+        if let Some(worker) = worker {
+            worker.note(event, n);
+        }
+    })
 }
 
 /// For long-running work between `join`s (a driver's chunk loop): if some worker is idle,
 /// publish the current worker's oldest private fork so that it can be stolen.
 #[inline]
 pub(crate) fn offer_forks() {
-    // SAFETY: non-null CURRENT is this thread's live worker.
-    if let Some(worker) = unsafe { WorkerThread::current().as_ref() } {
-        worker.offer_forks();
-    }
+    WorkerThread::with_current(|worker| {
+        if let Some(worker) = worker {
+            worker.offer_forks();
+        }
+    })
 }
 
 /// For a driver about to fold a little work on its own: true if a worker of the current
@@ -99,11 +99,10 @@ pub(crate) fn offer_forks() {
 /// when nobody is idle), stale by the time it is used.
 #[inline]
 pub(crate) fn idle_worker_needs_work() -> bool {
-    // SAFETY: non-null CURRENT is this thread's live worker.
-    match unsafe { WorkerThread::current().as_ref() } {
+    WorkerThread::with_current(|worker| match worker {
         Some(worker) => worker.idle_worker_needs_work(),
         None => true,
-    }
+    })
 }
 
 /// For long-running work between `join`s whose pieces are slow (a driver folding items of
@@ -112,10 +111,11 @@ pub(crate) fn idle_worker_needs_work() -> bool {
 /// waiting for the next [`offer_forks`]. A deque push, negligible next to such pieces.
 #[inline]
 pub(crate) fn publish_fork() {
-    // SAFETY: non-null CURRENT is this thread's live worker.
-    if let Some(worker) = unsafe { WorkerThread::current().as_ref() } {
-        worker.publish_fork();
-    }
+    WorkerThread::with_current(|worker| {
+        if let Some(worker) = worker {
+            worker.publish_fork();
+        }
+    })
 }
 
 /// The largest `num_threads` a pool accepts; larger requests are capped to it.
@@ -144,8 +144,7 @@ pub enum Yield {
 /// assert_eq!(pool.install(weft::yield_now), Some(weft::Yield::Idle));
 /// ```
 pub fn yield_now() -> Option<Yield> {
-    // SAFETY: non-null CURRENT is this thread's live worker.
-    unsafe { WorkerThread::current().as_ref() }.map(yield_on)
+    WorkerThread::with_current(|worker| worker.map(yield_on))
 }
 
 /// Like [`yield_now`], but only considers the current worker's own deque.
@@ -154,8 +153,7 @@ pub fn yield_now() -> Option<Yield> {
 /// assert_eq!(weft::yield_local(), None);
 /// ```
 pub fn yield_local() -> Option<Yield> {
-    // SAFETY: non-null CURRENT is this thread's live worker.
-    unsafe { WorkerThread::current().as_ref() }.map(yield_local_on)
+    WorkerThread::with_current(|worker| worker.map(yield_local_on))
 }
 
 fn yield_on(worker: &WorkerThread) -> Yield {

@@ -130,13 +130,10 @@ where
     OP: FnOnce(&WorkerThread, bool) -> R + Send,
     R: Send,
 {
-    let worker = WorkerThread::current();
-    if worker.is_null() {
-        global_registry().in_worker_cold(op)
-    } else {
-        // SAFETY: non-null CURRENT is this thread's live worker.
-        op(unsafe { &*worker }, false)
-    }
+    WorkerThread::with_current(|worker| match worker {
+        Some(worker) => op(worker, false),
+        None => global_registry().in_worker_cold(op),
+    })
 }
 
 impl Registry {
@@ -145,7 +142,7 @@ impl Registry {
     ) -> Result<Arc<Registry>, ThreadPoolBuildError> {
         let num_threads = builder.resolved_num_threads();
         let adopt_current_thread = builder.uses_current_thread();
-        if adopt_current_thread && !WorkerThread::current().is_null() {
+        if adopt_current_thread && WorkerThread::with_current(|worker| worker.is_some()) {
             return Err(ThreadPoolBuildError::current_thread_already_in_pool());
         }
         let deques: Vec<Worker<JobRef>> = (0..num_threads).map(|_| Worker::new_lifo()).collect();
@@ -293,17 +290,15 @@ impl Registry {
 
     /// Pushes `job` on the current worker's deque if it belongs to this pool, else injects.
     pub(crate) fn push_or_inject(&self, job: JobRef) {
-        let worker = WorkerThread::current();
-        // SAFETY: non-null CURRENT is this thread's live worker.
-        match unsafe { worker.as_ref() } {
-            Some(worker) if ptr_eq(worker.registry(), self) => worker.push(job),
-            _ => self.inject(job),
-        }
+        self.with_current_worker(|worker| match worker {
+            Some(worker) => worker.push(job),
+            None => self.inject(job),
+        })
     }
 
     /// Like `push_or_inject`, keeping FIFO order among the current worker's FIFO spawns.
     pub(crate) fn push_fifo_or_inject(&self, job: JobRef) {
-        match self.current_worker() {
+        self.with_current_worker(|worker| match worker {
             Some(worker) => {
                 let queue = &self.thread_infos[worker.index()].fifo;
                 queue.0.push(job);
@@ -312,18 +307,19 @@ impl Registry {
                 worker.push(unsafe { JobRef::new(queue) });
             }
             None => self.inject(job),
-        }
+        })
     }
 
     pub(crate) fn notify_worker_latch_is_set(&self, index: usize) {
         self.sleep.notify_worker_latch_is_set(index);
     }
 
-    /// The current thread's worker if it belongs to this registry.
-    pub(crate) fn current_worker(&self) -> Option<&WorkerThread> {
-        // SAFETY: non-null CURRENT is this thread's live worker, alive for this borrow.
-        let worker = unsafe { WorkerThread::current().as_ref()? };
-        ptr_eq(worker.registry(), self).then_some(worker)
+    /// Calls `f` with the current thread's worker if it belongs to this registry, else `None`.
+    #[inline]
+    pub(crate) fn with_current_worker<R>(&self, f: impl FnOnce(Option<&WorkerThread>) -> R) -> R {
+        WorkerThread::with_current(|worker| {
+            f(worker.filter(|worker| ptr_eq(worker.registry(), self)))
+        })
     }
 
     /// Runs `op` on a worker of this pool and returns its result.
@@ -332,12 +328,11 @@ impl Registry {
         OP: FnOnce(&WorkerThread, bool) -> R + Send,
         R: Send,
     {
-        // SAFETY: non-null CURRENT is this thread's live worker.
-        match unsafe { WorkerThread::current().as_ref() } {
+        WorkerThread::with_current(|worker| match worker {
             None => self.in_worker_cold(op),
             Some(worker) if ptr_eq(worker.registry(), self) => op(worker, false),
             Some(worker) => self.in_worker_cross(worker, op),
-        }
+        })
     }
 
     /// From a thread outside every pool: inject `op` and block until it is done.
@@ -351,10 +346,10 @@ impl Registry {
         LOCK_LATCH.with(|latch| {
             let job = StackJob::new(
                 |injected| {
-                    let worker = WorkerThread::current();
-                    assert!(injected && !worker.is_null());
-                    // SAFETY: the job runs on a worker thread (it was injected into a pool).
-                    op(unsafe { &*worker }, true)
+                    assert!(injected);
+                    WorkerThread::with_current(|worker| {
+                        op(worker.expect("an injected job runs on a worker"), true)
+                    })
                 },
                 LatchRef(latch),
             );
@@ -375,10 +370,10 @@ impl Registry {
     {
         let job = StackJob::new(
             |injected| {
-                let worker = WorkerThread::current();
-                assert!(injected && !worker.is_null());
-                // SAFETY: the job runs on a worker thread of this pool.
-                op(unsafe { &*worker }, true)
+                assert!(injected);
+                WorkerThread::with_current(|worker| {
+                    op(worker.expect("an injected job runs on a worker"), true)
+                })
             },
             CrossLatch::new(current),
         );

@@ -140,33 +140,34 @@ where
 }
 
 fn with_current_registry<R>(f: impl FnOnce(&Arc<Registry>) -> R) -> R {
-    // SAFETY: non-null CURRENT is this thread's live worker, alive during `f`.
-    match unsafe { WorkerThread::current().as_ref() } {
+    WorkerThread::with_current(|worker| match worker {
         Some(worker) => f(worker.registry()),
         None => f(registry::global_registry()),
-    }
+    })
 }
 
 pub(crate) fn in_place_scope_in<'scope, OP, R>(registry: &Arc<Registry>, op: OP) -> R
 where
     OP: FnOnce(&Scope<'scope>) -> R,
 {
-    let owner = registry.current_worker();
-    let scope = Scope {
-        base: ScopeBase::new(registry, owner),
-    };
-    scope.base.complete(owner, || op(&scope))
+    registry.with_current_worker(|owner| {
+        let scope = Scope {
+            base: ScopeBase::new(registry, owner),
+        };
+        scope.base.complete(owner, || op(&scope))
+    })
 }
 
 pub(crate) fn in_place_scope_fifo_in<'scope, OP, R>(registry: &Arc<Registry>, op: OP) -> R
 where
     OP: FnOnce(&ScopeFifo<'scope>) -> R,
 {
-    let owner = registry.current_worker();
-    let scope = ScopeFifo {
-        base: ScopeBase::new(registry, owner),
-    };
-    scope.base.complete(owner, || op(&scope))
+    registry.with_current_worker(|owner| {
+        let scope = ScopeFifo {
+            base: ScopeBase::new(registry, owner),
+        };
+        scope.base.complete(owner, || op(&scope))
+    })
 }
 
 impl<'scope> Scope<'scope> {

@@ -43,11 +43,10 @@ fn spawn_in_current<F>(func: F, fifo: bool)
 where
     F: FnOnce() + Send + 'static,
 {
-    // SAFETY: non-null CURRENT is this thread's live worker.
-    match unsafe { WorkerThread::current().as_ref() } {
+    WorkerThread::with_current(|worker| match worker {
         Some(worker) => spawn_in(worker.registry(), func, fifo),
         None => spawn_in(registry::global_registry(), func, fifo),
-    }
+    })
 }
 
 pub(crate) fn spawn_in<F>(registry: &Arc<Registry>, func: F, fifo: bool)

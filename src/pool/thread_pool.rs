@@ -705,7 +705,8 @@ impl ThreadPool {
     /// assert!(pool.install(|| pool.current_thread_index()).unwrap() < 2);
     /// ```
     pub fn current_thread_index(&self) -> Option<usize> {
-        self.registry.current_worker().map(|worker| worker.index())
+        self.registry
+            .with_current_worker(|worker| worker.map(|worker| worker.index()))
     }
 
     /// True if the current thread is a worker of this pool with tasks of its own waiting.
@@ -716,8 +717,7 @@ impl ThreadPool {
     /// ```
     pub fn current_thread_has_pending_tasks(&self) -> Option<bool> {
         self.registry
-            .current_worker()
-            .map(|worker| worker.has_pending_tasks())
+            .with_current_worker(|worker| worker.map(|worker| worker.has_pending_tasks()))
     }
 
     /// [`yield_now`](crate::yield_now) if the current thread is a worker of this pool.
@@ -727,7 +727,8 @@ impl ThreadPool {
     /// assert_eq!(pool.yield_now(), None); // not called from a worker of `pool`
     /// ```
     pub fn yield_now(&self) -> Option<Yield> {
-        self.registry.current_worker().map(super::yield_on)
+        self.registry
+            .with_current_worker(|worker| worker.map(super::yield_on))
     }
 
     /// [`yield_local`](crate::yield_local) if the current thread is a worker of this pool.
@@ -737,7 +738,8 @@ impl ThreadPool {
     /// assert_eq!(pool.install(|| pool.yield_local()), Some(weft::Yield::Idle));
     /// ```
     pub fn yield_local(&self) -> Option<Yield> {
-        self.registry.current_worker().map(super::yield_local_on)
+        self.registry
+            .with_current_worker(|worker| worker.map(super::yield_local_on))
     }
 
     /// A snapshot of the pool's statistics counters (see [`PoolStats`]).
@@ -772,7 +774,7 @@ impl ThreadPool {
     /// ```
     pub fn shutdown_and_wait(self) {
         assert!(
-            self.registry.current_worker().is_none(),
+            self.registry.with_current_worker(|worker| worker.is_none()),
             "weft: shutdown_and_wait called from a worker of the pool it waits for"
         );
         let registry = Arc::clone(&self.registry);

@@ -81,10 +81,20 @@ impl WorkerThread {
         }
     }
 
-    /// The worker running on the current thread, or null outside any pool.
+    /// Calls `f` with the worker running on the current thread, or `None` outside any pool.
+    /// The one place that turns [`CURRENT`] into a reference: the borrow `f` gets cannot
+    /// leave `f` (its lifetime is chosen by `with_current`'s caller for each call).
     #[inline]
-    pub(crate) fn current() -> *const WorkerThread {
-        CURRENT.with(Cell::get)
+    pub(crate) fn with_current<R>(f: impl FnOnce(Option<&WorkerThread>) -> R) -> R {
+        let current = CURRENT.with(Cell::get);
+        // SAFETY: CURRENT is non-null only while the worker it points to is alive:
+        // `run_as_current` sets it to `self` for the duration of `body` and resets it to null
+        // before returning or unwinding (its `Reset` guard), and `adopt_current_thread`
+        // installs a leaked worker that is never freed. `f` runs on this thread and returns
+        // before `with_current` does, so inside one of those spans; the reference cannot
+        // escape `f` (higher-ranked lifetime) nor reach another thread (`WorkerThread` is
+        // `!Sync`, so `&WorkerThread` is `!Send`). Only shared references to a worker exist.
+        f(unsafe { current.as_ref() })
     }
 
     /// Runs `body` with `self` installed as the current thread's worker.
