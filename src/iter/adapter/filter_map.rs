@@ -138,13 +138,12 @@ where
 
     fn continue_folder(self, folder: Self::Folder) -> Result<Self::Folder, (Self, Self::Folder)> {
         let op = self.op;
-        match self.base.continue_folder(folder.base) {
-            Ok(base) => Ok(FilterMapFolder { base, op }),
-            Err((consumer, base)) => Err((
-                FilterMapConsumer { base: consumer, op },
-                FilterMapFolder { base, op },
-            )),
-        }
+        super::continue_base_folder(
+            self.base,
+            folder.base,
+            |base| FilterMapConsumer { base, op },
+            |base| FilterMapFolder { base, op },
+        )
     }
 }
 

@@ -139,16 +139,12 @@ where
 
     fn continue_folder(self, folder: Self::Folder) -> Result<Self::Folder, (Self, Self::Folder)> {
         let map_op = self.map_op;
-        match self.base.continue_folder(folder.base) {
-            Ok(base) => Ok(FlatMapIterFolder { base, map_op }),
-            Err((consumer, base)) => Err((
-                FlatMapIterConsumer {
-                    base: consumer,
-                    map_op,
-                },
-                FlatMapIterFolder { base, map_op },
-            )),
-        }
+        super::continue_base_folder(
+            self.base,
+            folder.base,
+            |base| FlatMapIterConsumer { base, map_op },
+            |base| FlatMapIterFolder { base, map_op },
+        )
     }
 }
 

@@ -125,16 +125,12 @@ where
 
     fn continue_folder(self, folder: Self::Folder) -> Result<Self::Folder, (Self, Self::Folder)> {
         let map_op = self.map_op;
-        match self.base.continue_folder(folder.base) {
-            Ok(base) => Ok(MapFolder { base, map_op }),
-            Err((consumer, base)) => Err((
-                MapConsumer {
-                    base: consumer,
-                    map_op,
-                },
-                MapFolder { base, map_op },
-            )),
-        }
+        super::continue_base_folder(
+            self.base,
+            folder.base,
+            |base| MapConsumer { base, map_op },
+            |base| MapFolder { base, map_op },
+        )
     }
 }
 

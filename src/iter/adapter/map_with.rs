@@ -241,18 +241,13 @@ where
 
     /// The folder keeps its state: `init` (or the clone) is not made again for the chunk.
     fn continue_folder(self, folder: Self::Folder) -> Result<Self::Folder, (Self, Self::Folder)> {
-        let StateFolder { base, state, op } = folder;
-        match self.base.continue_folder(base) {
-            Ok(base) => Ok(StateFolder { base, state, op }),
-            Err((consumer, base)) => Err((
-                StateConsumer {
-                    base: consumer,
-                    source: self.source,
-                    op,
-                },
-                StateFolder { base, state, op },
-            )),
-        }
+        let (source, StateFolder { base, state, op }) = (self.source, folder);
+        super::continue_base_folder(
+            self.base,
+            base,
+            |base| StateConsumer { base, source, op },
+            |base| StateFolder { base, state, op },
+        )
     }
 }
 

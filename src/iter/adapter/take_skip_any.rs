@@ -139,16 +139,12 @@ impl<'r, T, C: Consumer<T>> Consumer<T> for PlacesConsumer<'r, C> {
 
     fn continue_folder(self, folder: Self::Folder) -> Result<Self::Folder, (Self, Self::Folder)> {
         let places = self.places;
-        match self.base.continue_folder(folder.base) {
-            Ok(base) => Ok(PlacesFolder { base, places }),
-            Err((base, folder)) => Err((
-                PlacesConsumer { base, places },
-                PlacesFolder {
-                    base: folder,
-                    places,
-                },
-            )),
-        }
+        super::continue_base_folder(
+            self.base,
+            folder.base,
+            |base| PlacesConsumer { base, places },
+            |base| PlacesFolder { base, places },
+        )
     }
 }
 

@@ -60,10 +60,7 @@ where
     }
 
     /// The running value goes on (`identity` is not called again).
-    fn continue_folder(
-        self,
-        folder: ReduceFolder<'f, T, OP>,
-    ) -> Result<ReduceFolder<'f, T, OP>, (Self, ReduceFolder<'f, T, OP>)> {
+    fn continue_folder(self, folder: Self::Folder) -> Result<Self::Folder, (Self, Self::Folder)> {
         Ok(folder)
     }
 }
@@ -183,10 +180,7 @@ where
     }
 
     /// The running value goes on.
-    fn continue_folder(
-        self,
-        folder: ReduceWithFolder<'f, T, OP, LOOP>,
-    ) -> Result<ReduceWithFolder<'f, T, OP, LOOP>, (Self, ReduceWithFolder<'f, T, OP, LOOP>)> {
+    fn continue_folder(self, folder: Self::Folder) -> Result<Self::Folder, (Self, Self::Folder)> {
         Ok(folder)
     }
 }

@@ -92,7 +92,7 @@ where
         false
     }
 
-    fn continue_folder(self, folder: Self) -> Result<Self, (Self, Self)> {
+    fn continue_folder(self, folder: Self::Folder) -> Result<Self::Folder, (Self, Self::Folder)> {
         Ok(folder)
     }
 }

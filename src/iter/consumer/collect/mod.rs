@@ -177,10 +177,7 @@ impl<T, C: Piece<T>> Consumer<T> for PieceListConsumer<C> {
         false
     }
 
-    fn continue_folder(
-        self,
-        folder: PieceListFolder<C>,
-    ) -> Result<PieceListFolder<C>, (Self, PieceListFolder<C>)> {
+    fn continue_folder(self, folder: Self::Folder) -> Result<Self::Folder, (Self, Self::Folder)> {
         Ok(folder)
     }
 }

@@ -140,8 +140,8 @@ impl<'c, T: Send> Consumer<T> for WriteSlots<'c, T> {
     /// Continues a full folder that ends where these slots start: one run, one result.
     fn continue_folder(
         self,
-        mut folder: WrittenSlots<'c, T>,
-    ) -> Result<WrittenSlots<'c, T>, (Self, WrittenSlots<'c, T>)> {
+        mut folder: Self::Folder,
+    ) -> Result<Self::Folder, (Self, Self::Folder)> {
         if folder.can_append(&self) {
             folder.append(self.len, 0);
             Ok(folder)
