@@ -60,8 +60,10 @@ pub use into::{IntoParallelIterator, IntoParallelRefIterator, IntoParallelRefMut
 pub use parallel_iterator::ParallelIterator;
 pub use source::bridge::{IterBridge, ParallelBridge};
 #[allow(deprecated)]
-pub use source::misc::repeatn;
-pub use source::misc::{empty, once, repeat, repeat_n, split, Empty, Once, Repeat, RepeatN, Split};
+pub use source::repeat::repeatn;
+pub use source::repeat::{
+    empty, once, repeat, repeat_n, split, Empty, Once, Repeat, RepeatN, Split,
+};
 pub use source::walk_tree::{
     walk_tree, walk_tree_postfix, walk_tree_prefix, WalkTree, WalkTreePostfix, WalkTreePrefix,
 };

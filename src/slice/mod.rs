@@ -11,7 +11,7 @@
 
 mod chunk_by; // par_chunk_by, par_chunk_by_mut
 mod chunks; // par_chunks, par_chunks_mut
-mod exact; // par_chunks_exact, par_chunks_exact_mut, par_rchunks_exact, par_rchunks_exact_mut
+mod chunks_exact; // par_chunks_exact, par_chunks_exact_mut, par_rchunks_exact, par_rchunks_exact_mut
 mod piece; // what the unindexed sources (split, chunk_by) share
 mod rchunks; // par_rchunks, par_rchunks_mut
 mod sort; // parallel quicksort and merge sort
@@ -23,7 +23,7 @@ use std::cmp::Ordering;
 pub use crate::iter::source::slice::{Iter, IterMut};
 pub use chunk_by::{ChunkBy, ChunkByMut};
 pub use chunks::{Chunks, ChunksMut};
-pub use exact::{ChunksExact, ChunksExactMut, RChunksExact, RChunksExactMut};
+pub use chunks_exact::{ChunksExact, ChunksExactMut, RChunksExact, RChunksExactMut};
 pub use rchunks::{RChunks, RChunksMut};
 pub use split::{Split, SplitInclusive, SplitInclusiveMut, SplitMut};
 pub use windows::{ArrayWindows, Windows};

@@ -26,7 +26,7 @@ mod rev; // rev
 mod skip_take; // skip, take
 mod state; // per-piece state for map_with / fold / try_fold
 mod step_by; // step_by
-mod take_skip_any; // take_any, skip_any
+mod take_any_skip_any; // take_any, skip_any
 mod try_fold; // try_fold, try_fold_with
 mod while_some; // while_some
 mod zip; // zip, zip_eq
@@ -159,7 +159,7 @@ pub use positions::Positions;
 pub use rev::Rev;
 pub use skip_take::{Skip, Take};
 pub use step_by::StepBy;
-pub use take_skip_any::{SkipAny, TakeAny};
+pub use take_any_skip_any::{SkipAny, TakeAny};
 pub use try_fold::{TryFold, TryFoldWith};
 pub use while_some::WhileSome;
 pub use zip::{Zip, ZipEq};
