@@ -59,11 +59,11 @@ pub use indexed::IndexedParallelIterator;
 pub use into::{IntoParallelIterator, IntoParallelRefIterator, IntoParallelRefMutIterator};
 pub use parallel_iterator::ParallelIterator;
 pub use source::bridge::{IterBridge, ParallelBridge};
+pub use source::empty_once::{empty, once, Empty, Once};
 #[allow(deprecated)]
 pub use source::repeat::repeatn;
-pub use source::repeat::{
-    empty, once, repeat, repeat_n, split, Empty, Once, Repeat, RepeatN, Split,
-};
+pub use source::repeat::{repeat, repeat_n, Repeat, RepeatN};
+pub use source::split::{split, Split};
 pub use source::walk_tree::{
     walk_tree, walk_tree_postfix, walk_tree_prefix, WalkTree, WalkTreePostfix, WalkTreePrefix,
 };

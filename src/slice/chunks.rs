@@ -1,4 +1,4 @@
-//! `par_chunks`, `par_chunks_exact` and `par_chunks_mut`: indexed iterators over
+//! `par_chunks` and `par_chunks_mut`: indexed iterators over
 //! consecutive sub-slices; chunk `i` starts at `i * size`.
 
 use crate::iter::plumbing::*;

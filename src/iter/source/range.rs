@@ -1,4 +1,5 @@
-//! `Range<T>` for every integer type and `char`: the indexed source the driver serves best.
+//! `Range<T>` for every integer type (`Range<char>` is in `range_char.rs`): the indexed
+//! source the driver serves best.
 //!
 //! As in Rayon, ranges of types whose length always fits in `usize` on every platform
 //! (`u8`..`u32`, `i8`..`i32`, `usize`, `isize`) are indexed; `u64`, `i64`, `u128` and `i128`
