@@ -22,19 +22,20 @@
 //!
 //! `WEFT_BENCH_SMALL=1` divides every size by about 100 for a quick smoke run. Suggested
 //! settings on the shared 2-core machine:
-//! `cargo bench --bench iter -- --warm-up-time 1 --measurement-time 3 --sample-size 10`.
+//! `cargo bench --features bench-internals --bench iter -- --warm-up-time 1 --measurement-time 3 --sample-size 10`
+//! (the feature gives the bench the huge-page advice and the driver switch it compares).
 #![allow(missing_docs)] // `criterion_group!` generates an undocumented function
 
 use criterion::{criterion_group, BenchmarkGroup, Criterion, Throughput};
 
 #[path = "interleave/mod.rs"]
 mod interleave;
-// The crate's own huge-page advice (the file depends on nothing else), so the sequential
-// collect into a fresh buffer can be the best sequential code: `sequential_collect_huge`.
-#[allow(dead_code)] // `reserve` only; the rest serves the crate
-#[path = "../src/huge_pages.rs"]
-mod huge_pages;
 use std::hint::black_box;
+
+// The crate's own huge-page advice, so that the sequential collect into a fresh buffer can
+// be the best sequential code (`sequential_collect_huge`), and the driver switch for the
+// `weft-halving-*` rows; both need `--features bench-internals`.
+use weft::bench_internals::{reserve_with_huge_page_advice, use_halving_for_indexed};
 
 // Both sides include the same kernels, so weft and Rayon run identical source.
 use weft as weft_impl;
@@ -54,7 +55,7 @@ mod rayon_side {
 /// Without it the sequential baseline pays a page fault per 4 KiB that weft does not.
 fn sequential_collect_huge(n: usize) -> Vec<u64> {
     let mut out = Vec::new();
-    huge_pages::reserve(&mut out, n);
+    reserve_with_huge_page_advice(&mut out, n);
     out.extend((0..n).map(work::scramble));
     out
 }
@@ -192,14 +193,14 @@ macro_rules! parallel_contenders {
         }
         for (threads, pool) in &$pools.weft {
             $group.bench_function(format!("weft-halving-{threads}"), |b| {
-                weft::use_halving_for_indexed(true);
+                use_halving_for_indexed(true);
                 b.iter(|| {
                     pool.install(|| {
                         use crate::weft_side as $side;
                         $body
                     })
                 });
-                weft::use_halving_for_indexed(false);
+                use_halving_for_indexed(false);
             });
         }
         for (threads, pool) in &$pools.rayon {
@@ -376,7 +377,7 @@ macro_rules! interleaved_contenders {
             list.push((
                 format!("weft-{threads}"),
                 Box::new(move || {
-                    weft::use_halving_for_indexed(false);
+                    use_halving_for_indexed(false);
                     pool.install(|| {
                         use crate::weft_side as $side;
                         black_box($body);
@@ -386,12 +387,12 @@ macro_rules! interleaved_contenders {
             list.push((
                 format!("weft-halving-{threads}"),
                 Box::new(move || {
-                    weft::use_halving_for_indexed(true);
+                    use_halving_for_indexed(true);
                     pool.install(|| {
                         use crate::weft_side as $side;
                         black_box($body);
                     });
-                    weft::use_halving_for_indexed(false);
+                    use_halving_for_indexed(false);
                 }),
             ));
         }
@@ -450,7 +451,7 @@ fn interleave(name: &str, mut contenders: Vec<Contender<'_>>, rounds: usize) {
     }
 }
 
-/// `WEFT_BENCH_INTERLEAVED=1 cargo bench --bench iter`: every benchmark of this file, with all
+/// `WEFT_BENCH_INTERLEAVED=1 cargo bench --features bench-internals --bench iter`: every benchmark of this file, with all
 /// contenders interleaved (see [`interleave`]); `WEFT_BENCH_ROUNDS` calls each (default 30);
 /// `WEFT_BENCH_ONLY=triangular,mandelbrot` runs only the named benchmarks; `WEFT_BENCH_DUMP=1`
 /// also prints every call's time, sorted, per contender.

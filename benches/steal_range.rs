@@ -5,25 +5,15 @@
 //! `owner_bookkeeping_1e8` times that bookkeeping alone (all claims, no items), which is
 //! easier to read on a noisy machine than the small difference between two long loops.
 //!
-//! `StealRange` is crate-private, so this file compiles its source directly (its test modules
-//! come along, unused: cargo builds benches with `cfg(test)`).
+//! `StealRange` is crate-private: this bench reaches it through `weft::bench_internals`
+//! (`cargo bench --features bench-internals --bench steal_range`).
 #![allow(missing_docs)] // `criterion_group!` makes an undocumented `pub fn`
 
 use core::ops::Range;
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-
-/// What `steal_range.rs` takes from `crate::sync` outside loom.
-mod sync {
-    pub(crate) use std::sync::{atomic, Mutex};
-}
-
-#[allow(dead_code, unused_imports)]
-#[path = "../src/drive/steal_range.rs"]
-mod steal_range;
-
-use steal_range::{ChunkLimits, Handoff, SplitAt, StealRange};
+use weft::bench_internals::{fold_handoff_chunks, fold_steal_range_chunks};
 
 const N: u32 = 100_000_000;
 
@@ -39,49 +29,22 @@ fn work(indices: Range<u32>) -> u64 {
         .fold(0, u64::wrapping_add)
 }
 
-/// A range producer, as the driver would hand to `Handoff`.
-struct Span(Range<u32>);
-
-impl SplitAt for Span {
-    fn split_at(self, index: usize) -> (Self, Self) {
-        let mid = self.0.start + index as u32;
-        (Span(self.0.start..mid), Span(mid..self.0.end))
-    }
-}
-
 fn drain_steal_range(n: u32) -> u64 {
-    let (range, mut cursor) = StealRange::new(0..n, ChunkLimits::DEFAULT);
-    let mut total = 0u64;
-    while let Some(chunk) = range.take_chunk(&mut cursor) {
-        total = total.wrapping_add(work(chunk.indices));
-    }
-    total
+    fold_steal_range_chunks(n, 0u64, |total, chunk| total.wrapping_add(work(chunk)))
 }
 
 fn drain_handoff(n: u32) -> u64 {
-    let (handoff, mut cursor) = Handoff::new(0..n, Span(0..n), ChunkLimits::DEFAULT);
-    let mut total = 0u64;
-    while let Some((_, span)) = handoff.take_chunk(&mut cursor) {
-        total = total.wrapping_add(work(span.0));
-    }
-    total
+    fold_handoff_chunks(n, 0u64, |total, span| total.wrapping_add(work(span)))
 }
 
 /// The bookkeeping alone: claims (and hand-off splits) for the whole range, no items.
 fn claims_only(n: u32, with_handoff: bool) -> u32 {
-    let mut claimed = 0;
+    let count = |claimed, chunk: Range<u32>| claimed + chunk.len() as u32;
     if with_handoff {
-        let (handoff, mut cursor) = Handoff::new(0..n, Span(0..n), ChunkLimits::DEFAULT);
-        while let Some((_, span)) = handoff.take_chunk(&mut cursor) {
-            claimed += span.0.len() as u32;
-        }
+        fold_handoff_chunks(n, 0, count)
     } else {
-        let (range, mut cursor) = StealRange::new(0..n, ChunkLimits::DEFAULT);
-        while let Some(chunk) = range.take_chunk(&mut cursor) {
-            claimed += chunk.indices.len() as u32;
-        }
+        fold_steal_range_chunks(n, 0, count)
     }
-    claimed
 }
 
 fn owner_bookkeeping(c: &mut Criterion) {

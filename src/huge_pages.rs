@@ -122,10 +122,6 @@ mod os {
 
 #[cfg(test)]
 pub(crate) mod tests {
-    // `super::` paths, no `use`: benches/iter.rs includes this file too, and cargo builds
-    // benches with `cfg(test)` but drops their `#[test]` functions, which would leave a `use`
-    // unused there.
-
     #[test]
     fn buffers_below_the_threshold_get_no_advice() {
         let mut small: Vec<u8> = Vec::with_capacity(super::MIN_BYTES - 1);

@@ -27,6 +27,9 @@
 
 // Modules in data-flow order, top (what users call) to bottom (threads and atomics).
 pub mod array; // arrays by value (Rayon's `rayon::array`)
+#[cfg(feature = "bench-internals")]
+#[doc(hidden)]
+pub mod bench_internals; // internals for this repository's benches only (not an API)
 pub mod collections; // std collections (Rayon's `rayon::collections`)
 mod drive; // how a producer is split across workers
 mod huge_pages; // madvise(MADV_HUGEPAGE) for large fresh buffers (Linux)
@@ -44,10 +47,6 @@ pub mod string; // String's par_drain type (Rayon's `rayon::string`)
 mod sync; // std / loom facade
 pub mod vec; // Vec by value and par_drain (Rayon's `rayon::vec`)
 
-/// Benchmark knob: `true` sends indexed work to the split-in-half driver instead of the
-/// on-steal one (process-wide). Not part of the stable API.
-#[doc(hidden)]
-pub use drive::use_halving_for_indexed;
 pub use pool::{
     broadcast, current_num_threads, current_thread_index, in_place_scope, in_place_scope_fifo,
     join, join_context, max_num_threads, scope, scope_fifo, spawn, spawn_broadcast, spawn_fifo,

@@ -14,9 +14,10 @@ mod halving; // recursive split-in-half with a budget that resets when a job is 
 mod on_steal; // lazy splitting of indexed work over a work-stealing index range
 mod steal_range; // lock-free work-stealing index range and its producer hand-off
 
-use std::sync::atomic::{AtomicBool, Ordering};
-
 use crate::plumbing::{Consumer, Folder, Producer, UnindexedConsumer, UnindexedProducer};
+
+#[cfg(feature = "bench-internals")]
+pub(crate) use steal_range::{ChunkLimits, Handoff, SplitAt, StealRange};
 
 /// The most items one `consume_iter` call gets from a driver's leaf ([`fold_indexed`]).
 /// Adapters that may drop items (`filter`, `flat_map_iter`) hide a short-circuiting
@@ -26,14 +27,33 @@ use crate::plumbing::{Consumer, Folder, Producer, UnindexedConsumer, UnindexedPr
 pub(crate) const LONG_INPUT: usize = 1 << 20;
 
 /// Set by [`use_halving_for_indexed`]: indexed work takes the split-in-half driver.
-static HALVING_FOR_INDEXED: AtomicBool = AtomicBool::new(false);
+#[cfg(feature = "bench-internals")]
+static HALVING_FOR_INDEXED: std::sync::atomic::AtomicBool =
+    std::sync::atomic::AtomicBool::new(false);
 
 /// Chooses the driver for indexed work process-wide: the on-steal driver (the default,
-/// `false`) or the split-in-half one (`true`). For benchmarks that compare the two.
-pub fn use_halving_for_indexed(halving: bool) {
+/// `false`) or the split-in-half one (`true`). For benchmarks that compare the two
+/// (`bench_internals`); without the `bench-internals` feature the choice does not exist.
+#[cfg(feature = "bench-internals")]
+pub(crate) fn use_halving_for_indexed(halving: bool) {
     // ORDERING: a configuration flag with no data attached; a stale read only means the
     // other (equally correct) driver runs once more.
-    HALVING_FOR_INDEXED.store(halving, Ordering::Relaxed);
+    HALVING_FOR_INDEXED.store(halving, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// Whether indexed work goes to the split-in-half driver: a constant `false` (no load at
+/// all) unless the `bench-internals` feature is on and a benchmark asked for it.
+#[inline(always)]
+fn halving_for_indexed() -> bool {
+    #[cfg(feature = "bench-internals")]
+    {
+        // ORDERING: see `use_halving_for_indexed`.
+        HALVING_FOR_INDEXED.load(std::sync::atomic::Ordering::Relaxed)
+    }
+    #[cfg(not(feature = "bench-internals"))]
+    {
+        false
+    }
 }
 
 /// Runs `consumer` over the `len` items of `producer`, splitting across workers.
@@ -42,8 +62,7 @@ where
     P: Producer,
     C: Consumer<P::Item>,
 {
-    // ORDERING: see `use_halving_for_indexed`.
-    if HALVING_FOR_INDEXED.load(Ordering::Relaxed) {
+    if halving_for_indexed() {
         halving::drive_indexed(len, producer, consumer)
     } else {
         on_steal::drive_indexed(len, producer, consumer)

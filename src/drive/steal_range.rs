@@ -26,23 +26,16 @@ use crossbeam_utils::CachePadded;
 
 use crate::sync::atomic::{AtomicU64, Ordering};
 
-// Explicit paths, so that benches/steal_range.rs can include this file with `#[path]` too.
-#[path = "steal_range/handoff.rs"]
 mod handoff;
-#[allow(unused_imports)] // until the on-steal driver uses them
 pub(crate) use handoff::{Handoff, SplitAt};
 
 #[cfg(all(test, loom))]
-#[path = "steal_range/loom_tests.rs"]
 mod loom_tests;
 #[cfg(all(test, not(loom)))]
-#[path = "steal_range/protocol_tests.rs"]
 mod protocol_tests;
 #[cfg(all(test, not(loom)))]
-#[path = "steal_range/stress_tests.rs"]
 mod stress_tests;
 #[cfg(all(test, not(loom)))]
-#[path = "steal_range/tests.rs"]
 mod tests;
 
 /// The longest range a `StealRange` holds: both ends are `u32`. The driver splits a longer
@@ -94,8 +87,9 @@ pub(crate) struct ChunkLimits {
 }
 
 impl ChunkLimits {
-    #[cfg_attr(not(test), allow(dead_code))] // used by the contract tests
-    /// No limits: chunks of 1 up to the whole range.
+    /// No limits: chunks of 1 up to the whole range (tests and benches; the driver always
+    /// has a producer's limits).
+    #[cfg(any(test, feature = "bench-internals"))]
     pub(crate) const DEFAULT: ChunkLimits = ChunkLimits {
         min_len: 1,
         max_len: u32::MAX,
@@ -192,8 +186,9 @@ impl OwnerCursor {
 }
 
 impl StealRange {
-    #[cfg_attr(not(test), allow(dead_code))] // used by the contract tests
-    /// A range over `indices`, and the cursor of its one owner.
+    /// A range over `indices`, and the cursor of its one owner (tests and benches; the
+    /// driver claims a first chunk before sharing, with [`StealRange::unclaimed_by`]).
+    #[cfg(any(test, feature = "bench-internals"))]
     pub(crate) fn new(indices: Range<u32>, limits: ChunkLimits) -> (StealRange, OwnerCursor) {
         let cursor = OwnerCursor::new(indices, limits);
         (StealRange::unclaimed_by(&cursor), cursor)
@@ -281,8 +276,8 @@ impl StealRange {
         cursor.observe_high(high)
     }
 
-    #[cfg_attr(not(test), allow(dead_code))] // used by the contract tests
     /// True once every index has been claimed. A snapshot: it can only turn from false to true.
+    #[cfg(test)]
     pub(crate) fn is_exhausted(&self) -> bool {
         // ORDERING: Relaxed: a snapshot of the indices alone (see the table).
         let (low, high) = unpack(self.word.load(Ordering::Relaxed));

@@ -65,10 +65,19 @@ pub trait Producer: Send + Sized {
         folder.consume_iter(self.into_iter())
     }
 
-    /// Hands `self` and `consumer` (for `len` items) to `driver`. A producer that wraps
-    /// another and carries per-piece state (`map_init`'s) overrides this to move that state
-    /// onto the consumer side first, where the driver can keep it for a whole run of
-    /// chunks ([`Consumer::continue_folder`]). Internal to weft: not part of Rayon's API.
+    /// Hands `self` and `consumer` (for `len` items) to `driver`; the default does only that.
+    ///
+    /// Why it exists: `map_with` and `map_init` give every piece of work a state (a clone,
+    /// or what `init` returns), and their producer carries it. On the on-steal driver an
+    /// owner folds a whole run of chunks, turning each chunk's producer piece into an
+    /// iterator, so a state carried by the producer would be made again for every chunk.
+    /// Their producer overrides this method to move the state onto the consumer side
+    /// before the driver sees the pair: a consumer's folder holds the state, and the driver
+    /// keeps one folder for an owner's run ([`Consumer::continue_folder`]), so `init` runs
+    /// once per owner, as the README's "Differences from Rayon" promises. It has to be a
+    /// method of `Producer` because the override must be found through any generic
+    /// producer the driver is handed. Other producers keep the default. Hidden: weft's own
+    /// plumbing, not part of Rayon's API; custom producers never need it.
     #[doc(hidden)]
     fn drive_with<C, D>(self, len: usize, consumer: C, driver: D) -> C::Result
     where

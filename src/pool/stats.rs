@@ -34,9 +34,28 @@ pub struct PoolStats {
     pub jobs_injected: u64,
     /// `join` forks moved from a private fork stack to a deque because a worker was idle.
     pub forks_published: u64,
-    /// Successful steals from a work-stealing index range (parallel iterators).
+    /// Indexed parallel loops (`par_iter`, ranges, `par_chunks`, ...) run as work-stealing
+    /// index ranges: a worker owns a range, and an idle worker steals the upper half of
+    /// what is left and owns that. This counts those steals, so it is how often a loop's
+    /// work was divided between workers; 0 on a pool of one thread. Counted once per steal,
+    /// never per item.
+    ///
+    /// ```
+    /// use weft::prelude::*;
+    ///
+    /// let pool = weft::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+    /// let before = pool.stats();
+    /// let sum: u64 = pool.install(|| (0..100_000u64).into_par_iter().sum());
+    /// let delta = pool.stats() - before;
+    /// assert_eq!(sum, 4_999_950_000);
+    /// assert_eq!(delta.range_steals, 0); // nobody to steal
+    /// assert!(delta.chunks_taken >= 1);
+    /// ```
     pub range_steals: u64,
-    /// Chunks an owner took from its work-stealing index range.
+    /// Chunks owners claimed from their index ranges (see [`range_steals`](Self::range_steals)).
+    /// An owner claims a run of items at a time, in chunks that grow while nobody steals
+    /// (so about logarithmically in a loop's length, not with its items); chunks per loop
+    /// show how finely loops were cut. Counted once per claim, never per item.
     pub chunks_taken: u64,
 }
 

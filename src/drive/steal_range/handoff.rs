@@ -12,7 +12,7 @@
 
 use core::ops::Range;
 
-use super::{Chunk, ChunkLimits, OwnerCursor, StealRange};
+use super::{Chunk, OwnerCursor, StealRange};
 use crate::sync::Mutex;
 
 /// A value that stands for `len` consecutive indices and can be cut in two, like a Rayon
@@ -52,9 +52,14 @@ struct Pieces<T> {
 }
 
 impl<T: SplitAt> Handoff<T> {
-    #[cfg_attr(not(test), allow(dead_code))] // used by the contract tests
-    /// `value` stands for `indices` (so `indices.len()` items); returns the owner's cursor too.
-    pub(crate) fn new(indices: Range<u32>, value: T, limits: ChunkLimits) -> (Self, OwnerCursor) {
+    /// `value` stands for `indices` (so `indices.len()` items); returns the owner's cursor too
+    /// (tests and benches; the driver builds its hand-off with [`Handoff::unclaimed_by`]).
+    #[cfg(any(test, feature = "bench-internals"))]
+    pub(crate) fn new(
+        indices: Range<u32>,
+        value: T,
+        limits: super::ChunkLimits,
+    ) -> (Self, OwnerCursor) {
         let cursor = OwnerCursor::new(indices, limits);
         (Handoff::unclaimed_by(&cursor, value), cursor)
     }
@@ -105,8 +110,8 @@ impl<T: SplitAt> Handoff<T> {
         self.range.close();
     }
 
-    #[cfg_attr(not(test), allow(dead_code))] // used by the contract tests
     /// True once every index has been claimed (pieces may still be on their way out).
+    #[cfg(test)]
     pub(crate) fn is_exhausted(&self) -> bool {
         self.range.is_exhausted()
     }
