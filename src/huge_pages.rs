@@ -23,8 +23,8 @@
 //! `madvise` comes from the C library that `std` already links on Linux; weft declares the
 //! one function itself instead of depending on the `libc` crate.
 //!
-//! This file uses nothing else of the crate, so `benches/iter.rs` includes it as well, to
-//! give the sequential baseline the same advice.
+//! `benches/iter.rs` gives its sequential baseline the same advice through
+//! `bench_internals::reserve_with_huge_page_advice`.
 
 /// Buffers smaller than this get no advice. From 32 MiB on, glibc's `malloc` always maps a
 /// region of its own for an allocation (its dynamic mmap threshold stops growing there), so

@@ -1,6 +1,103 @@
 //! # weft — data parallelism for Rust
 //!
-//! A Rayon-compatible parallel iterator framework on a work-stealing scheduler.
+//! Rayon's API on a work-stealing scheduler of its own: parallel iterators, `join`, scopes,
+//! parallel sorts and thread pools. Code written for Rayon compiles against weft with
+//! `use weft as rayon;` (see [Switching from Rayon](#switching-from-rayon)).
+//!
+//! ## Parallel iterators
+//!
+//! Bring the traits in with the prelude, then call `par_iter()` where you would call
+//! `iter()` (or `into_par_iter()`, `par_iter_mut()`, `par_chunks()`, ...). The work is
+//! split across the pool's threads; results come back in the sequential order.
+//!
+//! ```
+//! use weft::prelude::*;
+//!
+//! let words = vec!["apple", "banana", "cherry", "date"];
+//! let letters: usize = words.par_iter().map(|w| w.len()).sum();
+//! assert_eq!(letters, 21);
+//!
+//! let squares: Vec<u64> = (0..1000u64).into_par_iter().map(|x| x * x).collect();
+//! assert_eq!(squares[999], 998_001);
+//!
+//! let mut v = vec![1, 2, 3, 4];
+//! v.par_iter_mut().for_each(|x| *x *= 10);
+//! assert_eq!(v, [10, 20, 30, 40]);
+//! ```
+//!
+//! ## `join`: two closures that may run in parallel
+//!
+//! [`join`] runs both closures and returns both results; the second one runs on another
+//! thread only if one is idle, so a recursion can `join` at every level cheaply.
+//!
+//! ```
+//! fn sum(v: &[u64]) -> u64 {
+//!     if v.len() <= 1024 {
+//!         return v.iter().sum();
+//!     }
+//!     let (left, right) = v.split_at(v.len() / 2);
+//!     let (a, b) = weft::join(|| sum(left), || sum(right));
+//!     a + b
+//! }
+//! let v: Vec<u64> = (1..=100_000).collect();
+//! assert_eq!(sum(&v), 5_000_050_000);
+//! ```
+//!
+//! [`scope`] spawns any number of tasks that may borrow from the caller's stack.
+//!
+//! ## Sorting
+//!
+//! ```
+//! use weft::prelude::*;
+//!
+//! let mut v: Vec<u32> = (0..100_000u32).map(|i| i.wrapping_mul(2_654_435_761)).collect();
+//! v.par_sort_unstable();
+//! assert!(v.windows(2).all(|w| w[0] <= w[1]));
+//! ```
+//!
+//! `par_sort` is stable; `par_sort_by`, `par_sort_by_key` and their `_unstable` forms take
+//! a comparator or a key, as in std.
+//!
+//! ## Thread pools
+//!
+//! Parallel work runs on the global pool, started on first use with one thread per core
+//! (or `WEFT_NUM_THREADS`, below). [`ThreadPoolBuilder`] builds pools of your own, or
+//! configures the global one with `build_global`; [`ThreadPool::install`] runs a closure,
+//! and all the parallel work inside it, on that pool.
+//!
+//! ```
+//! use weft::prelude::*;
+//!
+//! let pool = weft::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+//! let sum: u64 = pool.install(|| (1..=100u64).into_par_iter().sum());
+//! assert_eq!(sum, 5050);
+//! assert_eq!(pool.current_num_threads(), 2);
+//! ```
+//!
+//! [`ThreadPool::stats`] tells what a pool did (jobs run and stolen, loops split): see
+//! [`PoolStats`].
+//!
+//! ## Environment variables
+//!
+//! | variable | effect |
+//! |---|---|
+//! | `WEFT_NUM_THREADS` | threads of the global pool and of pools built with `num_threads(0)` (default: one per core) |
+//! | `RAYON_NUM_THREADS` | the same, read when `WEFT_NUM_THREADS` is not set, so a Rayon setting carries over |
+//! | `WEFT_HUGE_PAGES` | `1` lets large fresh buffers (a `collect` of 32 MiB or more, the stable sort's scratch buffer) ask Linux for transparent huge pages, `0` never does; see README, "How it differs from Rayon inside" |
+//!
+//! The thread counts are read when a pool is built (the global pool: on first use), the
+//! huge-page setting once per process.
+//!
+//! ## Switching from Rayon
+//!
+//! Write `use weft as rayon;`, or rename the dependency so that every `rayon::` path means
+//! weft: `rayon = { package = "weft", version = "0.1" }` under `[dependencies]`. For crates
+//! you depend on that use Rayon themselves, the README gives a `[patch]` recipe with the
+//! compat crates. weft keeps Rayon's names, bounds and results; the few deliberate
+//! differences are listed in the README's "Differences from Rayon", and what weft adds in
+//! "Beyond Rayon".
+//!
+//! ## Inside
 //!
 //! ```text
 //! user code:  v.par_iter().map(f).sum()     join(a, b)     v.par_sort_unstable()
@@ -16,14 +113,10 @@
 //! sync                   std or loom atomics (cfg(all(test, loom)))
 //! ```
 //!
-//! Where the `unsafe` lives (a reviewer's map): `pool/job.rs`, `pool/latch.rs`,
-//! `pool/worker.rs`, `pool/join.rs`, `pool/scope.rs`, `pool/registry.rs`; `iter/` collect and
-//! `Vec` sources; and `slice/sort/`.
-//!
-//! ```
-//! let (left, right) = weft::join(|| (1..=50u32).sum::<u32>(), || (51..=100u32).sum::<u32>());
-//! assert_eq!(left + right, 5050);
-//! ```
+//! Where the `unsafe` lives (a reviewer's map): `pool/` (`job.rs`, `latch.rs`, the current
+//! worker's thread-local in `worker.rs`, `join.rs`, `scope.rs`, `registry.rs`, and the job
+//! handles of `spawn.rs`, `broadcast.rs` and `mod.rs`); `drive/clock.rs` (`rdtsc`); `iter/`
+//! collect and the `Vec` and array sources; `huge_pages.rs`; and `slice/sort/`.
 
 // Modules in data-flow order, top (what users call) to bottom (threads and atomics).
 pub mod array; // arrays by value (Rayon's `rayon::array`)

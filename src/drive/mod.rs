@@ -2,12 +2,13 @@
 //!
 //! The functions here are the only way parallel-iterator work reaches the pool:
 //! [`drive_indexed`] for producers with a known length (all indexed work goes through it),
-//! [`drive_unindexed`] for the rest, and [`fork`] for adapters that run two whole
-//! iterators side by side (`chain`, `unzip`).
+//! [`drive_unindexed`] for the rest, and [`fork`] for the one adapter that runs two whole
+//! iterators side by side (`chain` of unindexed iterators); [`worker_count`] and [`pause`]
+//! let sources that pace themselves (`par_bridge`, the block adapters) ask the pool.
 //! Indexed work goes to the on-steal driver ([`on_steal`]): one work-stealing index range
 //! per owner, split only when a thief takes half of what is left (`README.md` here has the
-//! protocol and the measurements). Unindexed work uses the recursive split-in-half driver
-//! in [`halving`], which also remains selectable for indexed work, for comparison.
+//! protocol). Unindexed work uses the recursive split-in-half driver in [`halving`]; with
+//! the `bench-internals` feature a benchmark can send indexed work there too, to compare.
 
 mod clock; // the cheap timestamps that size the on-steal driver's blocks
 mod halving; // recursive split-in-half with a budget that resets when a job is stolen
@@ -107,7 +108,9 @@ where
     halving::drive_unindexed(producer, consumer)
 }
 
-/// Runs two independent pieces of iterator work, potentially in parallel.
+/// Runs two whole iterators' work, potentially in parallel, and returns both results for
+/// the caller to reduce, left first (`chain` of two unindexed iterators drives each side
+/// as an iterator of its own).
 pub(crate) fn fork<A, B, RA, RB>(a: A, b: B) -> (RA, RB)
 where
     A: FnOnce() -> RA + Send,
