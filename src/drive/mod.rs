@@ -36,7 +36,9 @@ pub fn use_halving_for_indexed(halving: bool) {
     HALVING_FOR_INDEXED.store(halving, Ordering::Relaxed);
 }
 
-/// Runs `consumer` over the `len` items of `producer`, splitting across workers.
+/// Runs `consumer` over the `len` items of `producer`, splitting across workers. Inline, as
+/// the on-steal driver's short path is: an inner loop folded whole costs no call of its own.
+#[inline]
 pub(crate) fn drive_indexed<P, C>(len: usize, producer: P, consumer: C) -> C::Result
 where
     P: Producer,

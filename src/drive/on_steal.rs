@@ -23,20 +23,29 @@
 //!
 //! # The life of a loop
 //!
-//! 1. **Start** ([`drive_indexed`]). A loop with nothing to share (empty, or a pool of one
-//!    worker) is folded at once ([`fold_alone`]); one longer than a range can hold is halved
-//!    with `join` first.
+//! 1. **Start** ([`drive_indexed`]). A loop is folded *inline*, here and now with no range
+//!    at all, on a worker of a pool of one, and when it is nested in the items of an owner
+//!    (step 5) that has measured them to be cheap and the loop is not much longer than an
+//!    item (`pool::fold_inline`, `OwnerCursor::nested_inline_limit`): whole up to
+//!    [`INLINE_CLAIM`] items, in private claims of that many if longer
+//!    ([`fold_inline_in_claims`]). An idle worker gets the owner's steal-me (or an older
+//!    fork) instead, a larger piece than a part of this loop. A loop not folded inline that
+//!    has nothing to share (empty, or on a pool of one worker: called from outside it, or
+//!    capped by `with_max_len`) is folded at once ([`fold_alone`]); one longer than a range
+//!    can hold is halved with `join` first.
 //! 2. **First chunk** ([`drive_among_workers`]). The owner claims it before anybody can see
 //!    the range. If what is left is too little to steal from, the loop is folded at once.
 //! 3. **Private start** ([`own_privately`]). A tiny loop that no idle worker would take is
 //!    claimed and folded chunk by chunk on the cursor alone, and shared only once an idle
-//!    worker would take its unclaimed part.
+//!    worker would take its unclaimed part. Inline loops longer than a claim go on here
+//!    too.
 //! 4. **Share** ([`share`]): the unclaimed indices go into a hand-off, and the owner
 //!    **offers** them ([`Owner::offer`]): a `join` whose `a` is the owner's loop and whose
 //!    `b` is steal-me, a private fork of the worker until some worker is idle.
 //! 5. **Own** ([`Owner::own`]): take a chunk, fold it block by block, and after each block
 //!    look at the pool: publish steal-me if a worker is idle (at once if items are slow),
-//!    and see whether a thief took it.
+//!    and see whether a thief took it. While it folds, loops nested in its items may be
+//!    folded inline (step 1), as far as its last block's rate allows (`pool::InlineLimit`).
 //! 6. **Steal** ([`steal_me`]): a thief takes the stolen part and drives it from step 1;
 //!    it is an owner now, and may be robbed in turn.
 //! 7. **Offer again**: an owner that sees its steal-me taken offers what is left with a
@@ -55,8 +64,8 @@ use super::fold_indexed;
 use super::steal_range::{ChunkLimits, Handoff, OwnerCursor, SplitAt, MAX_RANGE_LEN};
 use crate::plumbing::{Consumer, Folder, Producer, Reducer};
 use crate::pool::{
-    current_num_threads, idle_worker_needs_work, join_context, join_context_here, offer_forks,
-    on_a_worker, publish_fork, record_event, Event, FnContext,
+    current_num_threads, fold_inline, idle_worker_needs_work, join_context, join_context_here,
+    offer_forks, on_a_worker, publish_fork, record_event, Event, FnContext, Inline, InlineLimit,
 };
 
 /// A range of at most this many items starts private while no idle worker would take new
@@ -68,6 +77,16 @@ use crate::pool::{
 /// `min_len` chunks, because a private chunk is folded without a look at the pool: a
 /// `with_min_len` chunk of many items would leave an idle worker waiting for all of them.
 const PRIVATE_ITEMS: usize = 8;
+
+/// A loop nested in an owner's cheap items and allowed inline (`pool::fold_inline`) is
+/// folded whole up to this many items, and in private claims of this many items if longer,
+/// with a look at the pool between two claims ([`fold_inline_in_claims`]): a worker that
+/// falls idle with nothing older to take waits for at most one claim, even if the loop's
+/// items turn out much slower than its owner's average item. An extra claim costs about
+/// 100 instructions (a producer and a consumer split, a folder continuation, a call of the
+/// leaf loop, the idle test): a sixth more for 256 of the cheapest items (a sum of `u64`),
+/// a few percent for items that do some work.
+const INLINE_CLAIM: usize = 256;
 
 /// A producer and its consumer, cut together, and their length (so that the consumer is cut
 /// in proportion, `Consumer::split_at_sized`). An upper piece keeps the reducer that joins
@@ -106,7 +125,10 @@ where
 
 type Shared<P, C> = Handoff<Work<P, C, <C as Consumer<<P as Producer>::Item>>::Reducer>>;
 
-/// Step 1: runs `consumer` over the `len` items of `producer`.
+/// Step 1: runs `consumer` over the `len` items of `producer`. The short path, kept small
+/// enough to inline into its caller: a loop folded whole, here and now, as in a pool of one
+/// worker or inside an owner's items when they are cheap (`pool::fold_inline`).
+#[inline]
 pub(super) fn drive_indexed<P, C>(len: usize, producer: P, consumer: C) -> C::Result
 where
     P: Producer,
@@ -115,6 +137,49 @@ where
     if consumer.full() {
         return consumer.into_folder().complete();
     }
+    if len <= producer.max_len() {
+        match fold_inline(len) {
+            Inline::Alone => return fold_indexed(producer, len, consumer.into_folder()).complete(),
+            Inline::Nested if len <= INLINE_CLAIM => {
+                return fold_indexed(producer, len, consumer.into_folder()).complete()
+            }
+            Inline::Nested => return fold_inline_in_claims(len, producer, consumer),
+            Inline::No => {}
+        }
+    }
+    drive_indexed_elsewhere(len, producer, consumer)
+}
+
+/// A loop nested in an owner's cheap items, longer than [`INLINE_CLAIM`]: folded privately
+/// in claims of that many items, with a look at the pool between two ([`own_privately`]).
+#[inline(never)]
+fn fold_inline_in_claims<P, C>(len: usize, producer: P, consumer: C) -> C::Result
+where
+    P: Producer,
+    C: Consumer<P::Item>,
+{
+    let limits = ChunkLimits::new(producer.min_len(), producer.max_len());
+    let mut cursor = OwnerCursor::new(0..len as u32, limits);
+    let first = cursor
+        .claim_unshared_up_to(INLINE_CLAIM as u32)
+        .expect("a loop longer than a claim has a first one");
+    let work = Work {
+        producer,
+        consumer,
+        len,
+        below: None,
+    };
+    // `fold_inline` counted the first chunk.
+    own_privately(cursor, first, work, Some(INLINE_CLAIM as u32), 1)
+}
+
+/// The rest of step 1: a loop that is not folded inline.
+#[inline(never)]
+fn drive_indexed_elsewhere<P, C>(len: usize, producer: P, consumer: C) -> C::Result
+where
+    P: Producer,
+    C: Consumer<P::Item>,
+{
     if len > MAX_RANGE_LEN {
         // A range holds u32 indices: halve longer work first (64-bit lengths only).
         let mid = len / 2;
@@ -139,10 +204,7 @@ where
 }
 
 /// Steps 2 and 3: [`drive_indexed`] on a pool of more than one worker, for
-/// `0 < len <= MAX_RANGE_LEN`. Out of line, so that `drive_indexed`'s own short path stays
-/// small enough to inline where it is called (measured: inlined, this part made `flat_map`
-/// over `Vec`s outline `with_producer`, 8% more instructions per inner loop at one thread).
-#[inline(never)]
+/// `0 < len <= MAX_RANGE_LEN`.
 fn drive_among_workers<P, C>(len: usize, limits: ChunkLimits, producer: P, consumer: C) -> C::Result
 where
     P: Producer,
@@ -168,7 +230,7 @@ where
     if len <= PRIVATE_ITEMS && !idle_worker_needs_work() {
         // A tiny range, and no idle worker would take it: shared only if one would before
         // the last chunk.
-        return on_a_worker(move || own_privately(cursor, first, work));
+        return on_a_worker(move || own_privately(cursor, first, work, None, 0));
     }
     let (first_work, unclaimed) = work.split_at(first.end as usize);
     on_a_worker(move || {
@@ -187,17 +249,21 @@ where
     })
 }
 
-/// Step 3: the owner of a tiny range (at most [`PRIVATE_ITEMS`] items) that nobody shares
-/// yet. Claims `min_len` items at a time on the cursor alone (no atomics) into one run, and
-/// before each chunk after the first asks whether an idle worker would take new work from
-/// this one; if so, and the unclaimed part is worth stealing, it shares that part from then
-/// on ([`share`]). A worker that falls idle while an item runs thus waits at most one chunk,
-/// as it would for an owner's first block. `first` was claimed from `cursor` already;
-/// `work` stands for `first.start..len`.
+/// Step 3: the owner of a range that nobody shares yet: a tiny one (at most
+/// [`PRIVATE_ITEMS`] items, claims as the cursor sizes them, `claim_len` `None`) or an
+/// inline loop longer than a claim (claims of `claim_len` items). Claims on the cursor
+/// alone (no atomics) into one run, and before each chunk after the first asks whether an
+/// idle worker would take new work from this one; if so, and the unclaimed part is worth
+/// stealing, it shares that part from then on ([`share`]). A worker that falls idle while
+/// an item runs thus waits at most one chunk, as it would for an owner's first block.
+/// `first` was claimed from `cursor` already; `work` stands for `first.start..len`;
+/// `counted` chunks were recorded already.
 fn own_privately<P, C>(
     mut cursor: OwnerCursor,
     first: Range<u32>,
     work: Work<P, C, C::Reducer>,
+    claim_len: Option<u32>,
+    counted: u64,
 ) -> C::Result
 where
     P: Producer,
@@ -231,17 +297,19 @@ where
         match unclaimed {
             Some(unclaimed) if !full => {
                 if cursor.worth_stealing() && idle_worker_needs_work() {
-                    record_event(Event::ChunkTaken, chunks);
+                    record_event(Event::ChunkTaken, chunks - counted);
                     return share(cursor, completed, run_so_far, None, unclaimed);
                 }
-                chunk = cursor
-                    .claim_unshared()
-                    .expect("a range with items left has a next chunk");
+                chunk = match claim_len {
+                    None => cursor.claim_unshared(),
+                    Some(len) => cursor.claim_unshared_up_to(len),
+                }
+                .expect("a range with items left has a next chunk");
                 (work, run) = (unclaimed, Some(run_so_far));
             }
             // The last chunk, or the consumer wants no more items.
             _ => {
-                record_event(Event::ChunkTaken, chunks);
+                record_event(Event::ChunkTaken, chunks - counted);
                 return reduce_below(completed, run_so_far.below, run_so_far.folder.complete());
             }
         }
@@ -388,6 +456,8 @@ where
             mut steal_seen,
         } = chunk;
         let Run { mut folder, below } = self.run.take().expect("a chunk is folded into a run");
+        // Loops nested in these items may be folded whole if the items are cheap.
+        let inline = InlineLimit::set(self.cursor.nested_inline_limit());
         loop {
             // The range's last chunk, if short at the measured rate, is folded whole and
             // untimed: no claim or block follows that its time could size.
@@ -410,6 +480,7 @@ where
                 let now = clock::now();
                 self.cursor.block_took(block, start.until(now));
                 self.last_read = Some(now);
+                inline.update(self.cursor.nested_inline_limit());
             }
             if folder.full() {
                 // Nobody wants more items: keep thieves off the unclaimed part and stop.

@@ -70,6 +70,7 @@ pub trait Producer: Send + Sized {
     /// onto the consumer side first, where the driver can keep it for a whole run of
     /// chunks ([`Consumer::continue_folder`]). Internal to weft: not part of Rayon's API.
     #[doc(hidden)]
+    #[inline]
     fn drive_with<C, D>(self, len: usize, consumer: C, driver: D) -> C::Result
     where
         C: Consumer<Self::Item>,
