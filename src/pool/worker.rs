@@ -11,6 +11,12 @@
 //! unclaimed fork per worker sits in the deque. Published forks always form a prefix
 //! (`0..published`) of the fork stack, because the oldest fork is the largest piece of work
 //! and the first one a thief should get.
+//!
+//! ## The inline limit
+//! A plain number per worker, for the code it runs now (`pool::InlineLimit`): loops nested
+//! in that code may be folded inline, offering nothing, up to that many items
+//! (`pool::fold_inline`). A driver sets it from the cost of the items it folds; a job taken
+//! from a queue runs with the pool's base value (`execute`), as it is not part of that code.
 
 use std::cell::Cell;
 use std::ptr;
