@@ -5,7 +5,10 @@
 //! `filter_collect_fresh` (unindexed, 7/8 kept) of 10^7 elements, (c) `sum_slice` of a
 //! 5·10^7 `Vec<u64>`, (d) `filter_count` over 10^7 elements, (e) `mandelbrot` 1024×1024 by
 //! rows, (f) `triangular` (item i costs O(i), n = 10^4), (g) `fine_grained` (10^7 items of a
-//! few ns each), (h) `zip_map_sum` (a mapped range of 10^7 zipped with a slice, summed).
+//! few ns each), (h) `zip_map_sum` (a mapped range of 10^7 zipped with a slice, summed),
+//! (i) `nested_chunks_16` / `nested_chunks_256` (the slice of (c) in chunks of 16 or 256, each
+//! summed by a parallel loop of its own; baseline: the flat sequential sum, the best
+//! sequential code, with the same loop written in chunks as `sequential-chunked`).
 //!
 //! Allocation pattern of (b): `map_collect_into` writes into one buffer allocated and
 //! faulted in before the group starts and reused by every contender (`collect_into_vec` for
@@ -305,6 +308,36 @@ fn bench_slices(c: &mut Criterion, pools: &Pools, sizes: &Sizes) {
     });
     parallel_contenders!(g, pools, |side| side::zip_map_sum(black_box(part)));
     g.finish();
+
+    for k in NESTED_CHUNKS {
+        let mut g = group(c, &format!("nested_chunks_{k}"), data.len() as u64);
+        g.bench_function("sequential", |b| {
+            b.iter(|| nested_sequential(black_box(&data)))
+        });
+        g.bench_function("sequential-chunked", |b| {
+            b.iter(|| nested_sequential_chunked(black_box(&data), k))
+        });
+        parallel_contenders!(g, pools, |side| side::nested_chunks_sum(
+            black_box(&data),
+            k
+        ));
+        g.finish();
+    }
+}
+
+/// (i) the chunk lengths of the nested rows.
+const NESTED_CHUNKS: [usize; 2] = [16, 256];
+
+/// (i) sequentially, the best code: one flat loop (the chunks change nothing).
+fn nested_sequential(data: &[u64]) -> u64 {
+    data.iter().map(|&x| work::cheap(x)).sum()
+}
+
+/// (i) sequentially, written in chunks as the parallel version is.
+fn nested_sequential_chunked(data: &[u64], k: usize) -> u64 {
+    data.chunks(k)
+        .map(|c| c.iter().map(|&x| work::cheap(x)).sum::<u64>())
+        .sum()
 }
 
 /// (h) sequentially: the best std version is the same chain on std's iterators.
@@ -532,6 +565,25 @@ fn interleaved_benches() {
     };
     let list = interleaved_contenders!(pools, seq, |side| side::zip_map_sum(black_box(part)));
     interleave("zip_map_sum", list, rounds);
+    for k in NESTED_CHUNKS {
+        let seq = move || {
+            black_box(nested_sequential(black_box(data)));
+        };
+        let mut list = interleaved_contenders!(pools, seq, |side| side::nested_chunks_sum(
+            black_box(data),
+            k
+        ));
+        list.insert(
+            1,
+            (
+                "sequential-chunked".to_string(),
+                Box::new(move || {
+                    black_box(nested_sequential_chunked(black_box(data), k));
+                }),
+            ),
+        );
+        interleave(&format!("nested_chunks_{k}"), list, rounds);
+    }
 
     let side_len = sizes.mandelbrot_side;
     let image = Mutex::new(vec![0u8; side_len * side_len]);

@@ -532,3 +532,239 @@ fn with_max_len_runs_init_once_per_chunk_at_least() {
         }
     }
 }
+
+/// Seeded random values for the nested-loop tests.
+fn random_values(n: usize, seed: u64) -> Vec<u64> {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
+    (0..n).map(|_| rng.random_range(0..1u64 << 40)).collect()
+}
+
+#[test]
+fn nested_loops_match_sequential_in_every_pool() {
+    // Inner loops of every length class: folded inline (cheap outer items), in private
+    // claims (longer than a claim), private tiny ranges and shared ranges (the first items
+    // of each owner), with and without `with_min_len` / `with_max_len`.
+    let v = random_values(40_000, 0x5EED_0021);
+    for threads in [1, 2, 3, 8] {
+        let pool = pool(threads);
+        for k in [1usize, 3, 16, 256, 700, 5000] {
+            let what = format!("{threads} threads, chunks of {k}");
+            let sums: Vec<u64> = pool.install(|| {
+                v.par_chunks(k)
+                    .map(|c| c.par_iter().map(|&x| x >> 3).sum::<u64>())
+                    .collect()
+            });
+            let want: Vec<u64> = v
+                .chunks(k)
+                .map(|c| c.iter().map(|&x| x >> 3).sum())
+                .collect();
+            assert_eq!(sums, want, "sum, {what}");
+            let flat: Vec<u64> = pool.install(|| {
+                v.par_chunks(k)
+                    .flat_map_iter(|c| c.par_iter().map(|&x| x ^ 7).collect::<Vec<u64>>())
+                    .collect()
+            });
+            assert_eq!(flat, v.iter().map(|&x| x ^ 7).collect::<Vec<_>>(), "{what}");
+            let firsts: Vec<Option<usize>> = pool.install(|| {
+                v.par_chunks(k)
+                    .map(|c| c.par_iter().position_first(|&x| x % 5 == 1))
+                    .collect()
+            });
+            let want: Vec<Option<usize>> = v
+                .chunks(k)
+                .map(|c| c.iter().position(|&x| x % 5 == 1))
+                .collect();
+            assert_eq!(firsts, want, "position_first, {what}");
+            for (min, max) in [(1, usize::MAX), (4, usize::MAX), (1, 5), (3, 7)] {
+                let got: Vec<Vec<u64>> = pool.install(|| {
+                    v.par_chunks(k)
+                        .map(|c| {
+                            c.par_iter()
+                                .with_min_len(min)
+                                .with_max_len(max)
+                                .map(|&x| x >> 1)
+                                .collect()
+                        })
+                        .collect()
+                });
+                let want: Vec<Vec<u64>> = v
+                    .chunks(k)
+                    .map(|c| c.iter().map(|&x| x >> 1).collect())
+                    .collect();
+                assert_eq!(got, want, "collect, min {min}, max {max}, {what}");
+            }
+        }
+    }
+}
+
+#[test]
+fn loops_nested_in_cheap_items_are_folded_inline_once_their_owner_timed_a_block() {
+    // Beside a busy worker the outer loop has one owner; once it has timed a block of its
+    // (cheap) items, each inner loop is folded whole as one chunk: no hand-off, no steal-me,
+    // one `init`. Before, every inner loop of 16 items was shared (two chunks or more).
+    use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+    let pool = pool(2);
+    let v = random_values(1 << 16, 0x5EED_0022);
+    let inner_loops = v.len() / 16;
+    let inits = AtomicU64::new(0);
+    let (sum, delta) = beside_a_busy_worker(&pool, &AtomicBool::new(false), || {
+        v.par_chunks(16)
+            .map(|c| {
+                c.par_iter()
+                    .map_init(|| inits.fetch_add(1, Relaxed), |_, &x| x >> 2)
+                    .sum::<u64>()
+            })
+            .sum::<u64>()
+    });
+    assert_eq!(sum, v.iter().map(|&x| x >> 2).sum::<u64>());
+    assert_eq!(
+        inits.into_inner(),
+        inner_loops as u64,
+        "one init per inner loop"
+    );
+    assert_eq!(delta.range_steals, 0, "{delta:?}");
+    // The outer owner's chunks, plus one per inner loop; an inner loop that starts before
+    // the owner's items are timed (or after a block slowed by preemption) takes up to
+    // three, hence the slack.
+    let chunks = delta.chunks_taken as usize;
+    assert!(
+        chunks <= inner_loops + inner_loops / 8 + 64,
+        "{chunks} chunks for {inner_loops} inner loops: {delta:?}"
+    );
+}
+
+/// An outer item of about a microsecond: 500 rounds the compiler cannot fold away.
+fn cheap_item(k: u64) -> u64 {
+    (0..500u64).fold(k, |acc, j| std::hint::black_box(acc.rotate_left(3) ^ j))
+}
+
+#[test]
+fn a_long_loop_nested_in_cheap_items_is_shared_at_a_claim_boundary() {
+    // The outer loop's items are cheap, so loops nested in them are folded inline, in
+    // private claims if long. The last outer item holds a long loop of slow items; the other
+    // worker falls idle when it starts and, once the outer range offers nothing more, must
+    // get part of the inner loop at a claim boundary rather than wait for all of it.
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    use std::time::Duration;
+    let pool = pool(2);
+    let outer = 2048usize;
+    let long = 1024usize;
+    let started = AtomicBool::new(false);
+    let elsewhere = AtomicUsize::new(0);
+    let (sums, delta) = beside_a_busy_worker(&pool, &started, || {
+        let owner = weft::current_thread_index();
+        (0..outer)
+            .into_par_iter()
+            .map(|k| {
+                if k + 1 < outer {
+                    // About a microsecond: the inner loop may be a few thousand items long.
+                    return cheap_item(k as u64);
+                }
+                started.store(true, Ordering::Release);
+                (0..long as u64)
+                    .into_par_iter()
+                    .map(|i| {
+                        if weft::current_thread_index() != owner {
+                            elsewhere.fetch_add(1, Ordering::SeqCst);
+                        } else {
+                            std::thread::sleep(Duration::from_micros(200));
+                        }
+                        i
+                    })
+                    .sum::<u64>()
+            })
+            .collect::<Vec<u64>>()
+    });
+    let want: Vec<u64> = (0..outer)
+        .map(|k| {
+            if k + 1 < outer {
+                cheap_item(k as u64)
+            } else {
+                (0..long as u64).sum()
+            }
+        })
+        .collect();
+    assert_eq!(sums, want);
+    assert!(elsewhere.into_inner() > 0, "{delta:?}");
+}
+
+#[test]
+fn a_search_in_loops_nested_in_cheap_items_stops_at_its_match() {
+    use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+    let pool = pool(2);
+    let seen = AtomicU64::new(0);
+    let (found, _) = beside_a_busy_worker(&pool, &AtomicBool::new(false), || {
+        (0..512u64)
+            .into_par_iter()
+            .map(|k| {
+                (0..200u64)
+                    .into_par_iter()
+                    .inspect(|_| {
+                        seen.fetch_add(1, Relaxed);
+                    })
+                    .find_first(|&i| i == 3 + k % 2)
+                    .unwrap()
+            })
+            .sum::<u64>()
+    });
+    assert_eq!(found, 256 * 3 + 256 * 4);
+    // Nobody else runs anything, so each search produced exactly the items up to its match.
+    assert_eq!(seen.into_inner(), 256 * 4 + 256 * 5);
+}
+
+#[test]
+fn a_panic_in_a_loop_nested_in_cheap_items_reaches_the_caller_and_drops_every_item_once() {
+    use std::panic::{catch_unwind, AssertUnwindSafe};
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
+    /// Counts its drops in a shared per-item table.
+    struct Tracked<'a>(usize, &'a [AtomicUsize]);
+    impl Drop for Tracked<'_> {
+        fn drop(&mut self) {
+            self.1[self.0].fetch_add(1, Relaxed);
+        }
+    }
+    let pool = pool(2);
+    let (outer, inner) = (300usize, 24usize);
+    for poison in [5, outer * inner / 2 + 7, outer * inner - 1] {
+        let drops: Vec<AtomicUsize> = (0..outer * inner).map(|_| AtomicUsize::new(0)).collect();
+        let (result, delta) = beside_a_busy_worker(&pool, &AtomicBool::new(false), || {
+            catch_unwind(AssertUnwindSafe(|| {
+                (0..outer)
+                    .into_par_iter()
+                    .map(|k| {
+                        let items: Vec<Tracked<'_>> = (k * inner..(k + 1) * inner)
+                            .map(|id| Tracked(id, &drops))
+                            .collect();
+                        items
+                            .into_par_iter()
+                            .map(|item| {
+                                assert!(item.0 != poison, "poisoned item {poison}");
+                                item.0
+                            })
+                            .sum::<usize>()
+                    })
+                    .sum::<usize>()
+            }))
+        });
+        let what = format!("panic at {poison}: {delta:?}");
+        let Err(payload) = result else {
+            panic!("{what}: no panic came through")
+        };
+        let message = payload.downcast_ref::<String>().expect(&what);
+        assert_eq!(message, &format!("poisoned item {poison}"), "{what}");
+        // One owner folds the outer items in order and stops at the panic: the items of
+        // the inner loops up to the poisoned one were made and are dropped once, the later
+        // ones were never made.
+        let made = (poison / inner + 1) * inner;
+        for (id, count) in drops.iter().enumerate() {
+            let want = usize::from(id < made);
+            assert_eq!(count.load(Relaxed), want, "{what}: item {id}");
+        }
+    }
+    // The pool is still usable.
+    assert_eq!(
+        pool.install(|| (0..100u64).into_par_iter().sum::<u64>()),
+        4950
+    );
+}

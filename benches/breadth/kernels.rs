@@ -636,6 +636,14 @@ pub(crate) fn min_max_len_sum(i: &Input, _: &mut [u64]) -> u64 {
         .sum()
 }
 
+// Nested loops (#21): inner loops of 256 items, with `nested_chunks_4` and `_16` above.
+pub(crate) fn nested_chunks_256(i: &Input, _: &mut [u64]) -> u64 {
+    i.v[..i.v.len() / 4]
+        .par_chunks(256)
+        .map(|c| c.par_iter().map(|&x| x >> 1).sum::<u64>())
+        .sum()
+}
+
 /// A kernel: the shared inputs, a scratch copy of `Input::v` for the mutating kernels.
 pub(crate) type Kernel = fn(&Input, &mut [u64]) -> u64;
 
@@ -750,4 +758,6 @@ pub(crate) const ALL: &[(&str, Kernel)] = &[
     ("zip_eq_collect", zip_eq_collect),
     ("option_flatten_sum", option_flatten_sum),
     ("min_max_len_sum", min_max_len_sum),
+    // Nested loops (#21).
+    ("nested_chunks_256", nested_chunks_256),
 ];

@@ -85,3 +85,11 @@ pub(crate) fn fine_grained(n: u64) -> u64 {
         .map(|i| work::fine(black_box(i)))
         .sum()
 }
+
+/// (i) nested loops: the slice in chunks of `k`, each summed by a parallel loop of its own
+/// (issue #21's nested rows: `k` = 16 and 256 over 5·10^7 items).
+pub(crate) fn nested_chunks_sum(data: &[u64], k: usize) -> u64 {
+    data.par_chunks(k)
+        .map(|c| c.par_iter().map(|&x| work::cheap(x)).sum::<u64>())
+        .sum()
+}

@@ -1,7 +1,7 @@
 //! The on-steal driver's block clock: a cheap timestamp and the time between two of them.
 //!
 //! An owner reads the clock before its first block and after each block
-//! (`on_steal::own`), so a small parallel loop pays for at least two reads. `Instant::now`
+//! (`on_steal::Owner::fold_chunk`), so a small parallel loop pays for at least two reads. `Instant::now`
 //! costs about 33 ns on the 2-core VM we measure on (`clock_gettime` through the vDSO, with
 //! its seqlock and scaling); the `rdtsc` instruction under it costs about 12 ns. On x86-64
 //! with an invariant TSC (a constant rate, ticking in every power state) the clock is the

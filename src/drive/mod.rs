@@ -57,7 +57,9 @@ fn halving_for_indexed() -> bool {
     }
 }
 
-/// Runs `consumer` over the `len` items of `producer`, splitting across workers.
+/// Runs `consumer` over the `len` items of `producer`, splitting across workers. Inline, as
+/// the on-steal driver's short path is: an inner loop folded whole costs no call of its own.
+#[inline]
 pub(crate) fn drive_indexed<P, C>(len: usize, producer: P, consumer: C) -> C::Result
 where
     P: Producer,

@@ -1,22 +1,61 @@
-//! The on-steal driver: an indexed producer runs as one work-stealing range on the worker
-//! that starts it, and is split only when a thief actually takes part of it.
+//! The on-steal driver: an indexed loop runs as one *range* of indices on the worker that
+//! starts it, and is split only when a thief (an idle worker) actually takes part of it.
+//! `README.md` has the protocol, its invariants and the measurements; this comment follows
+//! the life of a loop in the order the code below runs it.
 //!
-//! ```text
-//! drive(P, C):  (at most 8 items, and no idle worker would take them: claimed and folded
-//!               privately until one would, then shared as below; `own_privately`)
-//!               handoff = Handoff(0..len, Work { P, C })
-//!               join( own(handoff)            -- chunks from the low end, growing
-//!                   , steal_me(handoff) )     -- `b`: a private fork until someone is idle
-//! steal_me:     (m..h, piece) = handoff.steal_half()   -- the upper half of what is left
-//!               drive(piece)                  -- the thief becomes an owner itself
-//! own, on seeing a steal:   join(own(rest), steal_me(handoff))   -- offer the rest again
-//! ```
+//! # Words
 //!
-//! `steal_me` is the `b` of a `join`: while nobody is idle it is a private fork that costs a
-//! few stores, and if nobody took it the owner runs it inline at the end and finds the range
-//! empty. Results combine in index order: a thief always takes the upper neighbour of what
-//! its victim keeps, and its result is reduced on the right of the victim's
-//! (`README.md`, "Why results stay in index order").
+//! - **owner**: the worker that folds a range from its low end. **thief**: a worker that
+//!   takes the upper half of what the owner has not claimed.
+//! - **chunk**: indices the owner claims in one step (`OwnerCursor::claim_unshared` before
+//!   the range is shared, `Handoff::take_chunk` after), with their piece of the producer
+//!   and consumer (a [`Work`]).
+//! - **unclaimed**: the indices no chunk covers yet, and their [`Work`]; once the range is
+//!   shared they sit in the hand-off, where owner and thieves cut their pieces from them.
+//! - **block**: what the owner folds of a chunk between two looks at the pool.
+//! - **unfolded**: the part of the owner's current chunk it has not folded yet
+//!   ([`Unfolded`]).
+//! - **run**: one folder fed with adjacent chunks, and the reducer that joins its result to
+//!   what the owner folded before it ([`Run`]). **completed**: the results of the owner's
+//!   earlier runs, reduced into one.
+//! - **steal-me**: the `b` of the owner's `join`. On a thief it takes the **stolen part**,
+//!   the upper half of the unclaimed indices, and drives it as a loop of its own.
+//!
+//! # The life of a loop
+//!
+//! 1. **Start** ([`drive_indexed`]). A loop is folded *inline*, here and now with no range
+//!    at all, on a worker of a pool of one, and when it is nested in the items of an owner
+//!    (step 5) that has measured them to be cheap and the loop is not much longer than an
+//!    item (`pool::fold_inline`, `OwnerCursor::nested_inline_limit`): whole up to
+//!    [`INLINE_CLAIM`] items, in private claims of that many if longer
+//!    ([`fold_inline_in_claims`]). An idle worker gets the owner's steal-me (or an older
+//!    fork) instead, a larger piece than a part of this loop. A loop not folded inline that
+//!    has nothing to share (empty, or on a pool of one worker: called from outside it, or
+//!    capped by `with_max_len`) is folded at once ([`fold_alone`]); one longer than a range
+//!    can hold is halved with `join` first.
+//! 2. **First chunk** ([`drive_among_workers`]). The owner claims it before anybody can see
+//!    the range. If what is left is too little to steal from, the loop is folded at once.
+//! 3. **Private start** ([`own_privately`]). A tiny loop that no idle worker would take is
+//!    claimed and folded chunk by chunk on the cursor alone, and shared only once an idle
+//!    worker would take its unclaimed part. Inline loops longer than a claim go on here
+//!    too.
+//! 4. **Share** ([`share`]): the unclaimed indices go into a hand-off, and the owner
+//!    **offers** them ([`Owner::offer`]): a `join` whose `a` is the owner's loop and whose
+//!    `b` is steal-me, a private fork of the worker until some worker is idle.
+//! 5. **Own** ([`Owner::own`]): take a chunk, fold it block by block, and after each block
+//!    look at the pool: publish steal-me if a worker is idle (at once if items are slow),
+//!    and see whether a thief took it. While it folds, loops nested in its items may be
+//!    folded inline (step 1), as far as its last block's rate allows (`pool::InlineLimit`).
+//! 6. **Steal** ([`steal_me`]): a thief takes the stolen part and drives it from step 1;
+//!    it is an owner now, and may be robbed in turn.
+//! 7. **Offer again**: an owner that sees its steal-me taken offers what is left with a
+//!    fresh one (step 4 without a new hand-off), carrying its run and the unfolded part of
+//!    its chunk into the new `join`'s `a`.
+//! 8. **Finish**: once the range is exhausted (or the consumer is full) the owner completes
+//!    its run ([`Owner::finish`]). A steal-me nobody took is popped back and finds nothing.
+//!    Each `join` reduces the owner's result with its thief's on the right: a thief always
+//!    takes the upper neighbour of what its owner keeps, so results combine in index order
+//!    (`README.md`, "Why results stay in index order").
 
 use core::ops::Range;
 
@@ -25,19 +64,29 @@ use super::fold_indexed;
 use super::steal_range::{ChunkLimits, Handoff, OwnerCursor, SplitAt, MAX_RANGE_LEN};
 use crate::plumbing::{Consumer, Folder, Producer, Reducer};
 use crate::pool::{
-    current_num_threads, idle_worker_needs_work, join_context, join_context_here, offer_forks,
-    on_a_worker, publish_fork, record_event, Event, FnContext,
+    current_num_threads, fold_inline, idle_worker_needs_work, join_context, join_context_here,
+    offer_forks, on_a_worker, publish_fork, record_event, Event, FnContext, Inline, InlineLimit,
 };
 
 /// A range of at most this many items starts private while no idle worker would take new
-/// work from this one ([`own_privately`]): no hand-off, no "steal me" job and no clock
-/// reads, unless that changes before the last claim. Sharing a range costs about 50 ns (two
-/// clock reads, the hand-off and its first shared claim, a fork), a private claim 40–50
+/// work from this one ([`own_privately`]): no hand-off, no steal-me and no clock reads,
+/// unless that changes before the last chunk. Sharing a range costs about 50 ns (two clock
+/// reads, the hand-off and its first shared claim, a fork), a private chunk 40–50
 /// instructions (a producer and a consumer split, a folder continuation, the idle test):
 /// about the same at this length (`README.md`, section 1). A count of items, not of
-/// `min_len` claims, because a private claim is folded without a look at the pool: a
-/// `with_min_len` claim of many items would leave an idle worker waiting for all of them.
+/// `min_len` chunks, because a private chunk is folded without a look at the pool: a
+/// `with_min_len` chunk of many items would leave an idle worker waiting for all of them.
 const PRIVATE_ITEMS: usize = 8;
+
+/// A loop nested in an owner's cheap items and allowed inline (`pool::fold_inline`) is
+/// folded whole up to this many items, and in private claims of this many items if longer,
+/// with a look at the pool between two claims ([`fold_inline_in_claims`]): a worker that
+/// falls idle with nothing older to take waits for at most one claim, even if the loop's
+/// items turn out much slower than its owner's average item. An extra claim costs about
+/// 100 instructions (a producer and a consumer split, a folder continuation, a call of the
+/// leaf loop, the idle test): a sixth more for 256 of the cheapest items (a sum of `u64`),
+/// a few percent for items that do some work.
+const INLINE_CLAIM: usize = 256;
 
 /// A producer and its consumer, cut together, and their length (so that the consumer is cut
 /// in proportion, `Consumer::split_at_sized`). An upper piece keeps the reducer that joins
@@ -76,7 +125,10 @@ where
 
 type Shared<P, C> = Handoff<Work<P, C, <C as Consumer<<P as Producer>::Item>>::Reducer>>;
 
-/// Runs `consumer` over the `len` items of `producer`.
+/// Step 1: runs `consumer` over the `len` items of `producer`. The short path, kept small
+/// enough to inline into its caller: a loop folded whole, here and now, as in a pool of one
+/// worker or inside an owner's items when they are cheap (`pool::fold_inline`).
+#[inline]
 pub(super) fn drive_indexed<P, C>(len: usize, producer: P, consumer: C) -> C::Result
 where
     P: Producer,
@@ -85,6 +137,49 @@ where
     if consumer.full() {
         return consumer.into_folder().complete();
     }
+    if len <= producer.max_len() {
+        match fold_inline(len) {
+            Inline::Alone => return fold_indexed(producer, len, consumer.into_folder()).complete(),
+            Inline::Nested if len <= INLINE_CLAIM => {
+                return fold_indexed(producer, len, consumer.into_folder()).complete()
+            }
+            Inline::Nested => return fold_inline_in_claims(len, producer, consumer),
+            Inline::No => {}
+        }
+    }
+    drive_indexed_elsewhere(len, producer, consumer)
+}
+
+/// A loop nested in an owner's cheap items, longer than [`INLINE_CLAIM`]: folded privately
+/// in claims of that many items, with a look at the pool between two ([`own_privately`]).
+#[inline(never)]
+fn fold_inline_in_claims<P, C>(len: usize, producer: P, consumer: C) -> C::Result
+where
+    P: Producer,
+    C: Consumer<P::Item>,
+{
+    let limits = ChunkLimits::new(producer.min_len(), producer.max_len());
+    let mut cursor = OwnerCursor::new(0..len as u32, limits);
+    let first = cursor
+        .claim_unshared_up_to(INLINE_CLAIM as u32)
+        .expect("a loop longer than a claim has a first one");
+    let work = Work {
+        producer,
+        consumer,
+        len,
+        below: None,
+    };
+    // `fold_inline` counted the first chunk.
+    own_privately(cursor, first, work, Some(INLINE_CLAIM as u32), 1)
+}
+
+/// The rest of step 1: a loop that is not folded inline.
+#[inline(never)]
+fn drive_indexed_elsewhere<P, C>(len: usize, producer: P, consumer: C) -> C::Result
+where
+    P: Producer,
+    C: Consumer<P::Item>,
+{
     if len > MAX_RANGE_LEN {
         // A range holds u32 indices: halve longer work first (64-bit lengths only).
         let mid = len / 2;
@@ -108,11 +203,8 @@ where
     drive_among_workers(len, limits, producer, consumer)
 }
 
-/// [`drive_indexed`] on a pool of more than one worker, for `0 < len <= MAX_RANGE_LEN`. Out
-/// of line, so that `drive_indexed`'s own short path stays small enough to inline where it
-/// is called (measured: inlined, this part made `flat_map` over `Vec`s outline
-/// `with_producer`, 8% more instructions per inner loop at one thread).
-#[inline(never)]
+/// Steps 2 and 3: [`drive_indexed`] on a pool of more than one worker, for
+/// `0 < len <= MAX_RANGE_LEN`.
 fn drive_among_workers<P, C>(len: usize, limits: ChunkLimits, producer: P, consumer: C) -> C::Result
 where
     P: Producer,
@@ -137,10 +229,10 @@ where
     };
     if len <= PRIVATE_ITEMS && !idle_worker_needs_work() {
         // A tiny range, and no idle worker would take it: shared only if one would before
-        // the last claim (`own_privately`).
-        return on_a_worker(move || own_privately(cursor, first, work));
+        // the last chunk.
+        return on_a_worker(move || own_privately(cursor, first, work, None, 0));
     }
-    let (first_work, rest) = work.split_at(first.end as usize);
+    let (first_work, unclaimed) = work.split_at(first.end as usize);
     on_a_worker(move || {
         record_event(Event::ChunkTaken, 1);
         // The folder is made here, on the worker (it need not be `Send`).
@@ -148,93 +240,106 @@ where
             folder: first_work.consumer.into_folder(),
             below: first_work.below,
         };
-        let first_chunk = Some((first_work.producer, first.end));
-        share(cursor, None, run, first_chunk, rest)
+        let first_chunk = Unfolded {
+            producer: first_work.producer,
+            len: first.end,
+            steal_seen: false,
+        };
+        share(cursor, None, run, Some(first_chunk), unclaimed)
     })
 }
 
-/// The owner of a tiny range (at most [`PRIVATE_ITEMS`] items) that nobody shares yet:
-/// claims `min_len` items at a time on the cursor alone (no atomics) into one run, and
-/// before each claim after the first asks whether an idle worker would take new work from
-/// this one; if so, and what is left is worth stealing, it shares that from then on, as the
-/// owner of a range made of it ([`share`]). A worker that falls idle while an item
-/// runs thus waits at most that claim, as it would for an owner's first block. `first` was
-/// claimed from `cursor` already; `work` stands for `first.start..len`.
+/// Step 3: the owner of a range that nobody shares yet: a tiny one (at most
+/// [`PRIVATE_ITEMS`] items, claims as the cursor sizes them, `claim_len` `None`) or an
+/// inline loop longer than a claim (claims of `claim_len` items). Claims on the cursor
+/// alone (no atomics) into one run, and before each chunk after the first asks whether an
+/// idle worker would take new work from this one; if so, and the unclaimed part is worth
+/// stealing, it shares that part from then on ([`share`]). A worker that falls idle while
+/// an item runs thus waits at most one chunk, as it would for an owner's first block.
+/// `first` was claimed from `cursor` already; `work` stands for `first.start..len`;
+/// `counted` chunks were recorded already.
 fn own_privately<P, C>(
     mut cursor: OwnerCursor,
     first: Range<u32>,
     work: Work<P, C, C::Reducer>,
+    claim_len: Option<u32>,
+    counted: u64,
 ) -> C::Result
 where
     P: Producer,
     C: Consumer<P::Item>,
 {
     let may_continue = !cursor.chunks_capped();
-    let (mut claim, mut work) = (first, work);
-    let mut done = None;
+    let (mut chunk, mut work) = (first, work);
+    let mut completed = None;
     let mut run = None;
     // Counted here and recorded once per range (each record looks up the worker).
-    let mut claims = 0;
+    let mut chunks = 0;
     loop {
-        let claimed = (claim.end - claim.start) as usize;
-        let (piece, rest) = if cursor.remaining() == 0 {
+        let chunk_len = (chunk.end - chunk.start) as usize;
+        let (piece, unclaimed) = if cursor.remaining() == 0 {
             (work, None)
         } else {
-            let (piece, rest) = work.split_at(claimed);
-            (piece, Some(rest))
+            let (piece, unclaimed) = work.split_at(chunk_len);
+            (piece, Some(unclaimed))
         };
-        claims += 1;
+        chunks += 1;
         let Run { folder, below } = extend_run(
-            &mut done,
+            &mut completed,
             run.take(),
             piece.consumer,
             piece.below,
             may_continue,
         );
-        let folder = fold_indexed(piece.producer, claimed, folder);
+        let folder = fold_indexed(piece.producer, chunk_len, folder);
         let full = folder.full();
         let run_so_far = Run { folder, below };
-        match rest {
-            Some(rest) if !full => {
+        match unclaimed {
+            Some(unclaimed) if !full => {
                 if cursor.worth_stealing() && idle_worker_needs_work() {
-                    record_event(Event::ChunkTaken, claims);
-                    return share(cursor, done, run_so_far, None, rest);
+                    record_event(Event::ChunkTaken, chunks - counted);
+                    return share(cursor, completed, run_so_far, None, unclaimed);
                 }
-                claim = cursor
-                    .claim_unshared()
-                    .expect("a range with items left has a next chunk");
-                (work, run) = (rest, Some(run_so_far));
+                chunk = match claim_len {
+                    None => cursor.claim_unshared(),
+                    Some(len) => cursor.claim_unshared_up_to(len),
+                }
+                .expect("a range with items left has a next chunk");
+                (work, run) = (unclaimed, Some(run_so_far));
             }
-            // The last claim, or the consumer wants no more items.
+            // The last chunk, or the consumer wants no more items.
             _ => {
-                record_event(Event::ChunkTaken, claims);
-                return reduce_below(done, run_so_far.below, run_so_far.folder.complete());
+                record_event(Event::ChunkTaken, chunks - counted);
+                return reduce_below(completed, run_so_far.below, run_so_far.folder.complete());
             }
         }
     }
 }
 
-/// Makes what `cursor` has not claimed (`rest` stands for it) a shared range and goes on as
-/// its owner, folding into `run` (after `unfolded`, the rest of a claimed chunk, if any),
-/// with a "steal me" job beside it: how every range from the start of [`drive_indexed`],
-/// and a private one once an idle worker would take its rest ([`own_privately`]), is shared.
+/// Step 4: makes `unclaimed` (the indices `cursor` has not claimed) a shared range and
+/// offers it, going on as its owner with `completed`, `run` and the unfolded part of its
+/// chunk, if any: how every range from [`drive_among_workers`], and a private one once an
+/// idle worker would take its unclaimed part ([`own_privately`]), is shared.
 fn share<P, C>(
     cursor: OwnerCursor,
-    done: Option<C::Result>,
+    completed: Option<C::Result>,
     run: Run<C::Folder, C::Reducer>,
-    unfolded: Option<(P, u32)>,
-    rest: Work<P, C, C::Reducer>,
+    unfolded: Option<Unfolded<P>>,
+    unclaimed: Work<P, C, C::Reducer>,
 ) -> C::Result
 where
     P: Producer,
     C: Consumer<P::Item>,
 {
-    let handoff = Handoff::unclaimed_by(&cursor, rest);
-    let (mine, stolen) = join_context_here(
-        |_| own(&handoff, cursor, done, Some(run), unfolded),
-        |ctx| steal_me(ctx, &handoff),
-    );
-    combine(mine, stolen)
+    let handoff = Handoff::unclaimed_by(&cursor, unclaimed);
+    let owner = Owner {
+        handoff: &handoff,
+        cursor,
+        completed,
+        run: Some(run),
+        last_read: None,
+    };
+    owner.offer(unfolded)
 }
 
 /// A folder that has consumed one or more adjacent chunks (a *run*), and the reducer that
@@ -245,136 +350,190 @@ struct Run<F, R> {
     below: Option<R>,
 }
 
-/// The owner's loop: fold chunk after chunk into one folder for as long as the consumer
-/// lets the folder continue (`Consumer::continue_folder`), so per-folder state is made once
-/// per owner; with `with_max_len`, one folder per chunk (`OwnerCursor::chunks_capped`). A
-/// chunk is folded in blocks of about 50 µs (`OwnerCursor::block_took`); after each block
-/// the owner publishes its "steal me" job if a worker is idle (at once if items are slow),
-/// and after a steal it offers what is left again, carrying the unfolded rest of its chunk
-/// along (`rest`: always folded into `run`, so `rest` implies `run`).
-fn own<P, C>(
-    handoff: &Shared<P, C>,
-    mut cursor: OwnerCursor,
-    mut done: Option<C::Result>,
-    mut run: Option<Run<C::Folder, C::Reducer>>,
-    mut rest: Option<(P, u32)>,
-) -> C::Result
+/// The unfolded part of the owner's current chunk: its producer piece (the consumer piece
+/// is in the run already), its length, and whether the claim that took the chunk saw a
+/// steal.
+struct Unfolded<P> {
+    producer: P,
+    len: u32,
+    steal_seen: bool,
+}
+
+/// How the owner's fold of a chunk ended.
+enum ChunkEnd<P, T> {
+    /// All of it is folded.
+    Folded,
+    /// The consumer wants no more items: the owner's final result.
+    Full(T),
+    /// A thief took steal-me: offer again, with what is still unfolded.
+    StealSeen(Option<Unfolded<P>>),
+}
+
+/// The owner of a shared range (steps 4 to 8). It holds the range's hand-off, its cursor,
+/// the results of its completed runs and its open run. While the range is offered, the
+/// owner lives in the `a` of a `join` that stays on this thread, so the run's folder may
+/// hold a `!Send` state.
+struct Owner<'h, P, C>
 where
     P: Producer,
     C: Consumer<P::Item>,
 {
-    // One clock read per block: a block's time runs from the previous read (so it includes
-    // taking a chunk out of the hand-off, a few hundred instructions) to the end of its fold.
-    // The first read waits until the first block is in hand, so that the first block's
-    // rate, which sets the claim floor, is not inflated by this call's own set-up: a range
-    // of a few thousand cheap items then takes two claims instead of three.
-    let mut last_read: Option<Stamp> = None;
-    // Our "steal me" job was just forked: with slow items, publish it right away.
-    look_at_pool(&cursor);
-    loop {
-        let (mut producer, mut left, mut steal_seen) = match rest.take() {
-            Some((producer, left)) => (producer, left, false),
-            None => {
-                let Some((chunk, work)) = handoff.take_chunk(&mut cursor) else {
-                    break;
-                };
-                record_event(Event::ChunkTaken, 1);
-                let may_continue = !cursor.chunks_capped();
-                run = Some(extend_run(
-                    &mut done,
-                    run.take(),
-                    work.consumer,
-                    work.below,
-                    may_continue,
-                ));
-                let len = chunk.indices.end - chunk.indices.start;
-                (work.producer, len, chunk.steal_observed)
+    handoff: &'h Shared<P, C>,
+    cursor: OwnerCursor,
+    completed: Option<C::Result>,
+    /// `None` only while a chunk is folded (its folder is a local of `fold_chunk` then).
+    run: Option<Run<C::Folder, C::Reducer>>,
+    /// One clock read per block: a block's time runs from the previous read (so it includes
+    /// taking a chunk out of the hand-off, a few hundred instructions) to the end of its
+    /// fold. The first read of an offer waits until the first block is in hand, so that
+    /// the first block's rate, which sets the claim floor, is not inflated by the offer's
+    /// own set-up: a range of a few thousand cheap items then takes two claims, not three.
+    last_read: Option<Stamp>,
+}
+
+impl<P, C> Owner<'_, P, C>
+where
+    P: Producer,
+    C: Consumer<P::Item>,
+{
+    /// Steps 4 and 7: a `join` of the owner's loop (`a`, on this thread) and a fresh
+    /// steal-me (`b`), then the owner's result reduced with what a thief made of the
+    /// stolen part, if any.
+    fn offer(mut self, unfolded: Option<Unfolded<P>>) -> C::Result {
+        let handoff = self.handoff;
+        self.last_read = None;
+        let (mine, stolen) =
+            join_context_here(|_| self.own(unfolded), |ctx| steal_me(ctx, handoff));
+        combine(mine, stolen)
+    }
+
+    /// Step 5: fold chunk after chunk (the unfolded one first) into the run, for as long as
+    /// the consumer lets the run's folder continue (`Consumer::continue_folder`), so
+    /// per-folder state is made once per owner; with `with_max_len`, one folder per chunk
+    /// (`OwnerCursor::chunks_capped`). Ends when the range is exhausted or the consumer is
+    /// full, or in a new offer once a thief took steal-me.
+    fn own(mut self, mut unfolded: Option<Unfolded<P>>) -> C::Result {
+        // Steal-me was just forked: with slow items, publish it right away.
+        self.look_at_pool();
+        loop {
+            let Some(chunk) = unfolded.take().or_else(|| self.take_chunk()) else {
+                return self.finish();
+            };
+            match self.fold_chunk(chunk) {
+                ChunkEnd::Folded => {}
+                ChunkEnd::Full(result) => return result,
+                ChunkEnd::StealSeen(unfolded) => return self.offer(unfolded),
             }
-        };
-        let Run { mut folder, below } = run.take().expect("a chunk is folded into a run");
+        }
+    }
+
+    /// Claims the next chunk from the hand-off and adds its consumer piece to the run;
+    /// `None` once the range is exhausted.
+    fn take_chunk(&mut self) -> Option<Unfolded<P>> {
+        let (chunk, work) = self.handoff.take_chunk(&mut self.cursor)?;
+        record_event(Event::ChunkTaken, 1);
+        let may_continue = !self.cursor.chunks_capped();
+        self.run = Some(extend_run(
+            &mut self.completed,
+            self.run.take(),
+            work.consumer,
+            work.below,
+            may_continue,
+        ));
+        Some(Unfolded {
+            producer: work.producer,
+            len: chunk.indices.end - chunk.indices.start,
+            steal_seen: chunk.steal_observed,
+        })
+    }
+
+    /// Folds `chunk` into the run block by block (blocks of about 50 µs,
+    /// `OwnerCursor::block_took`), looking at the pool after each block.
+    fn fold_chunk(&mut self, chunk: Unfolded<P>) -> ChunkEnd<P, C::Result> {
+        let Unfolded {
+            mut producer,
+            mut len,
+            mut steal_seen,
+        } = chunk;
+        let Run { mut folder, below } = self.run.take().expect("a chunk is folded into a run");
+        // Loops nested in these items may be folded whole if the items are cheap.
+        let inline = InlineLimit::set(self.cursor.nested_inline_limit());
         loop {
             // The range's last chunk, if short at the measured rate, is folded whole and
             // untimed: no claim or block follows that its time could size.
-            let timed = !cursor.is_short_last_chunk(left);
-            let block = if timed { cursor.block_len(left) } else { left };
-            let start = timed.then(|| *last_read.get_or_insert_with(clock::now));
-            let tail = if block < left {
+            let timed = !self.cursor.is_short_last_chunk(len);
+            let block = if timed {
+                self.cursor.block_len(len)
+            } else {
+                len
+            };
+            let start = timed.then(|| *self.last_read.get_or_insert_with(clock::now));
+            let tail = if block < len {
                 let (head, tail) = producer.split_at(block as usize);
                 folder = fold_indexed(head, block as usize, folder);
                 Some(tail)
             } else {
-                folder = fold_indexed(producer, left as usize, folder);
+                folder = fold_indexed(producer, len as usize, folder);
                 None
             };
             if let Some(start) = start {
                 let now = clock::now();
-                cursor.block_took(block, start.until(now));
-                last_read = Some(now);
+                self.cursor.block_took(block, start.until(now));
+                self.last_read = Some(now);
+                inline.update(self.cursor.nested_inline_limit());
             }
             if folder.full() {
-                // Nobody wants more items: keep thieves off the rest and stop.
-                handoff.close();
-                return reduce_below(done, below, folder.complete());
+                // Nobody wants more items: keep thieves off the unclaimed part and stop.
+                self.handoff.close();
+                let completed = self.completed.take();
+                return ChunkEnd::Full(reduce_below(completed, below, folder.complete()));
             }
-            left -= block;
-            look_at_pool(&cursor);
-            steal_seen |= handoff.peek_steal(&mut cursor);
-            if steal_seen && cursor.worth_stealing() {
-                let run = Run { folder, below };
-                let rest = tail.map(|tail| (tail, left));
-                return offer_rest(handoff, cursor, done, run, rest);
+            len -= block;
+            self.look_at_pool();
+            steal_seen |= self.handoff.peek_steal(&mut self.cursor);
+            if steal_seen && self.cursor.worth_stealing() {
+                self.run = Some(Run { folder, below });
+                let unfolded = tail.map(|producer| Unfolded {
+                    producer,
+                    len,
+                    steal_seen: false,
+                });
+                return ChunkEnd::StealSeen(unfolded);
             }
             match tail {
                 Some(tail) => producer = tail,
                 None => break,
             }
         }
-        run = Some(Run { folder, below });
+        self.run = Some(Run { folder, below });
+        ChunkEnd::Folded
     }
-    match run {
-        Some(Run { folder, below }) => reduce_below(done, below, folder.complete()),
-        None => done.expect("an owner always keeps at least one chunk"),
-    }
-}
 
-/// Between two blocks: make this owner's "steal me" job (its oldest private fork) stealable
-/// if a worker is idle, or at once if items are slow, so that a worker falling idle during
-/// the next block need not wait for its end.
-#[inline]
-fn look_at_pool(cursor: &OwnerCursor) {
-    if cursor.items_are_slow() {
-        publish_fork();
-    } else {
-        offer_forks();
+    /// Between two blocks: make steal-me (this worker's oldest private fork) stealable if a
+    /// worker is idle, or at once if items are slow, so that a worker falling idle during
+    /// the next block need not wait for its end.
+    #[inline]
+    fn look_at_pool(&self) {
+        if self.cursor.items_are_slow() {
+            publish_fork();
+        } else {
+            offer_forks();
+        }
     }
-}
 
-/// A thief consumed the owner's `steal_me`: offer what is left with a fresh one. The owner
-/// goes on (with its run, which may hold `!Send` state, and the rest of its chunk) as the
-/// `a` of a join that stays on this thread.
-fn offer_rest<P, C>(
-    handoff: &Shared<P, C>,
-    cursor: OwnerCursor,
-    done: Option<C::Result>,
-    run: Run<C::Folder, C::Reducer>,
-    rest: Option<(P, u32)>,
-) -> C::Result
-where
-    P: Producer,
-    C: Consumer<P::Item>,
-{
-    let (mine, stolen) = join_context_here(
-        |_| own(handoff, cursor, done, Some(run), rest),
-        |ctx| steal_me(ctx, handoff),
-    );
-    combine(mine, stolen)
+    /// Step 8: the owner's result, its open run completed and reduced with its completed
+    /// ones.
+    fn finish(self) -> C::Result {
+        let Run { folder, below } = self.run.expect("an owner's run is open between chunks");
+        reduce_below(self.completed, below, folder.complete())
+    }
 }
 
 /// Adds a chunk's consumer piece to the owner's run: it continues the run's folder if
 /// `may_continue` (no `with_max_len` cap) and the consumer allows it; otherwise the run is
-/// completed into `done` and a new run starts.
+/// completed into `completed` and a new run starts.
 fn extend_run<C, T>(
-    done: &mut Option<C::Result>,
+    completed: &mut Option<C::Result>,
     run: Option<Run<C::Folder, C::Reducer>>,
     consumer: C,
     chunk_below: Option<C::Reducer>,
@@ -392,7 +551,7 @@ where
         run => (consumer, run),
     };
     if let Some(Run { folder, below }) = finished {
-        *done = Some(reduce_below(done.take(), below, folder.complete()));
+        *completed = Some(reduce_below(completed.take(), below, folder.complete()));
     }
     Run {
         folder: consumer.into_folder(),
@@ -400,8 +559,8 @@ where
     }
 }
 
-/// The driver on a pool of one thread: folds chunk after chunk in index order, each of at
-/// most `limits.max_len()` items and into a folder of its own (just one chunk without a cap),
+/// Step 1 on a pool of one thread: folds chunk after chunk in index order, each of at most
+/// `limits.max_len()` items and into a folder of its own (just one chunk without a cap),
 /// stopping early once the consumer is full.
 fn fold_alone<P, C>(len: usize, limits: ChunkLimits, producer: P, consumer: C) -> C::Result
 where
@@ -410,14 +569,14 @@ where
 {
     let (mut producer, mut consumer, mut left) = (producer, consumer, len);
     // What the chunks so far made, and the reducer that joins it to the next chunk's result.
-    let mut done: Option<(C::Result, C::Reducer)> = None;
+    let mut completed: Option<(C::Result, C::Reducer)> = None;
     while left > limits.max_len() && !consumer.full() {
         let chunk = limits.max_len();
         let (chunk_producer, rest_producer) = producer.split_at(chunk);
         let (chunk_consumer, rest_consumer, reducer) = consumer.split_at_sized(chunk, left);
         record_event(Event::ChunkTaken, 1);
         let result = fold_indexed(chunk_producer, chunk, chunk_consumer.into_folder()).complete();
-        done = Some(match done {
+        completed = Some(match completed {
             None => (result, reducer),
             Some((before, joins)) => (joins.reduce(before, result), reducer),
         });
@@ -429,23 +588,24 @@ where
         record_event(Event::ChunkTaken, 1);
         fold_indexed(producer, left, consumer.into_folder()).complete()
     };
-    match done {
+    match completed {
         None => last,
         Some((before, reducer)) => reducer.reduce(before, last),
     }
 }
 
-/// `done` (what the owner folded before a run) joined with the run's `result`.
-fn reduce_below<T, R: Reducer<T>>(done: Option<T>, below: Option<R>, result: T) -> T {
-    match (done, below) {
+/// `completed` (what the owner folded before a run) joined with the run's `result`.
+fn reduce_below<T, R: Reducer<T>>(completed: Option<T>, below: Option<R>, result: T) -> T {
+    match (completed, below) {
         (Some(left), Some(reducer)) => reducer.reduce(left, result),
         (None, _) => result,
         (Some(_), None) => unreachable!("only a range's first piece has no lower neighbour"),
     }
 }
 
-/// The `b` of the owner's join: on a thief, take the upper half of what is left and drive
-/// it as a new range; on the owner (nobody stole it), find nothing worth taking.
+/// Step 6, the `b` of the owner's join: on a thief, take the stolen part (the upper half of
+/// what is unclaimed) and drive it as a loop of its own; on the owner (nobody took
+/// steal-me), find nothing.
 fn steal_me<P, C>(ctx: FnContext, handoff: &Shared<P, C>) -> Option<(C::Reducer, C::Result)>
 where
     P: Producer,
@@ -455,14 +615,14 @@ where
         // Popped back by the owner: it has exhausted (or closed) the range already.
         return None;
     }
-    let (indices, work) = handoff.steal_half()?;
+    let (indices, stolen) = handoff.steal_half()?;
     record_event(Event::RangeSteal, 1);
-    let below = work.below.expect("a stolen piece has a lower neighbour");
+    let below = stolen.below.expect("a stolen part has a lower neighbour");
     let len = (indices.end - indices.start) as usize;
-    Some((below, drive_indexed(len, work.producer, work.consumer)))
+    Some((below, drive_indexed(len, stolen.producer, stolen.consumer)))
 }
 
-/// Joins the owner's result with what a thief made of the upper part, if anything.
+/// Joins the owner's result with what a thief made of the stolen part, if anything.
 fn combine<R, T: Reducer<R>>(mine: R, stolen: Option<(T, R)>) -> R {
     match stolen {
         Some((reducer, theirs)) => reducer.reduce(mine, theirs),

@@ -64,6 +64,11 @@ const BLOCK_TIME_TARGET: Duration = Duration::from_micros(50);
 /// well under a block ([`BLOCK_TIME_TARGET`]), which bounds how late a steal is noticed anyway.
 const CLAIM_TIME_FLOOR: Duration = Duration::from_micros(10);
 
+/// A loop nested in an owner's cheap items is folded whole if it is at most this many items
+/// per nanosecond of an item's time ([`OwnerCursor::nested_inline_limit`]): a nested loop
+/// whose items cost at least 1/16 ns each takes at most 16 times an average item.
+const INLINE_ITEMS_PER_NS: u32 = 16;
+
 /// The shared word: `low` in bits 0..32, `high` in bits 32..64. The owner's `fetch_add` adds
 /// to `low` directly; it never carries into `high` because the owner keeps
 /// `low + len <= high_seen <= u32::MAX` (invariant I4 in `drive/README.md`).
@@ -181,6 +186,24 @@ impl OwnerCursor {
         let low = self.low;
         self.low += len;
         self.next_len = self.next_len.saturating_mul(2).min(self.limits.max_len);
+        Some(low..self.low)
+    }
+
+    /// Claims `len` items (raised to `min_len`, capped by `max_len` and by what is left)
+    /// while the range is not shared yet: a private owner's claims of a fixed size. The
+    /// doubling length is left alone, so that once shared, claims go on as a new owner's
+    /// would. `None` if nothing is left.
+    #[inline]
+    pub(crate) fn claim_unshared_up_to(&mut self, len: u32) -> Option<Range<u32>> {
+        let rest = self.remaining();
+        if rest == 0 {
+            return None;
+        }
+        let len = len
+            .clamp(self.limits.min_len, self.limits.max_len)
+            .min(rest);
+        let low = self.low;
+        self.low += len;
         Some(low..self.low)
     }
 }
@@ -338,6 +361,19 @@ impl OwnerCursor {
     #[inline]
     pub(crate) fn items_are_slow(&self) -> bool {
         self.slow
+    }
+
+    /// How long a loop nested in one of the owner's items may be and still be folded whole,
+    /// inline (`pool::fold_inline`): none until a block is timed, none if items take
+    /// [`CLAIM_TIME_FLOOR`] or more; otherwise [`INLINE_ITEMS_PER_NS`] items per nanosecond
+    /// an item takes at the last block's rate. Such a loop runs start to end without a look
+    /// at the pool, and an idle worker gets this owner's steal-me (or an older fork) at the
+    /// next loop or block instead; the length cap keeps a loop far longer than the average
+    /// item (one item of many with a loop of millions) from running whole.
+    #[inline]
+    pub(crate) fn nested_inline_limit(&self) -> u32 {
+        let per_floor = CLAIM_TIME_FLOOR.as_nanos() as u32 * INLINE_ITEMS_PER_NS;
+        per_floor.checked_div(self.claim_floor).unwrap_or(0)
     }
 
     /// Whether `left`, the unfolded rest of the owner's current chunk, is all the range has

@@ -60,6 +60,7 @@ where
 struct Driver;
 
 impl crate::plumbing::IndexedDriver for Driver {
+    #[inline]
     fn drive<P, C>(self, len: usize, producer: P, consumer: C) -> C::Result
     where
         P: Producer,

@@ -79,6 +79,7 @@ pub trait Producer: Send + Sized {
     /// producer the driver is handed. Other producers keep the default. Hidden: weft's own
     /// plumbing, not part of Rayon's API; custom producers never need it.
     #[doc(hidden)]
+    #[inline]
     fn drive_with<C, D>(self, len: usize, consumer: C, driver: D) -> C::Result
     where
         C: Consumer<Self::Item>,

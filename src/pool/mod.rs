@@ -105,6 +105,74 @@ pub(crate) fn idle_worker_needs_work() -> bool {
     })
 }
 
+/// For a driver about to fold a loop of `len` items on this thread: whether it should fold
+/// them here and now, offering none to other workers, and if so, counts the loop as a chunk
+/// taken ([`PoolStats::chunks_taken`]). No outside any pool.
+#[inline]
+pub(crate) fn fold_inline(len: usize) -> Inline {
+    // SAFETY: non-null CURRENT is this thread's live worker.
+    match unsafe { WorkerThread::current().as_ref() } {
+        Some(worker) => worker.fold_inline(len),
+        None => Inline::No,
+    }
+}
+
+/// [`fold_inline`]'s answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Inline {
+    /// Offer the loop to other workers as usual.
+    No,
+    /// Fold it whole: this is a worker of a pool of one, nobody could take any of it.
+    Alone,
+    /// Fold it here: it is nested in work whose [`InlineLimit`] allows loops this long. An
+    /// idle worker has been offered this worker's oldest private fork (as by
+    /// [`offer_forks`]), a larger and older piece than a part of this loop.
+    Nested,
+}
+
+/// While this guard lives, loops nested in the work the current worker runs may be folded
+/// inline ([`fold_inline`]) if at most `limit` items long; dropping it restores the limit
+/// before. Jobs the worker takes from a queue meanwhile start with no such allowance: a
+/// driver sets the limit from what it knows of the items it folds, and it holds for those
+/// items only. No effect outside any pool.
+#[derive(Debug)]
+pub(crate) struct InlineLimit {
+    previous: u32,
+}
+
+impl InlineLimit {
+    /// Allows inline loops of at most `limit` items (0: none) until the guard is dropped.
+    #[inline]
+    pub(crate) fn set(limit: u32) -> InlineLimit {
+        InlineLimit {
+            previous: replace_inline_limit(limit),
+        }
+    }
+
+    /// Changes the limit this guard set.
+    #[inline]
+    pub(crate) fn update(&self, limit: u32) {
+        replace_inline_limit(limit);
+    }
+}
+
+impl Drop for InlineLimit {
+    #[inline]
+    fn drop(&mut self) {
+        replace_inline_limit(self.previous);
+    }
+}
+
+/// Sets the current worker's inline limit, returning the old one (0 outside any pool).
+#[inline]
+fn replace_inline_limit(limit: u32) -> u32 {
+    // SAFETY: non-null CURRENT is this thread's live worker.
+    match unsafe { WorkerThread::current().as_ref() } {
+        Some(worker) => worker.replace_inline_limit(limit),
+        None => 0,
+    }
+}
+
 /// For long-running work between `join`s whose pieces are slow (a driver folding items of
 /// many microseconds each): publish the current worker's oldest private fork now, idle
 /// worker or not, so that a worker falling idle later can steal it at once instead of

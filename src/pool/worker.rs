@@ -11,6 +11,12 @@
 //! unclaimed fork per worker sits in the deque. Published forks always form a prefix
 //! (`0..published`) of the fork stack, because the oldest fork is the largest piece of work
 //! and the first one a thief should get.
+//!
+//! ## The inline limit
+//! A plain number per worker, for the code it runs now (`pool::InlineLimit`): loops nested
+//! in that code may be folded inline, offering nothing, up to that many items
+//! (`pool::fold_inline`). A driver sets it from the cost of the items it folds; a job taken
+//! from a queue runs with the pool's base value (`execute`), as it is not part of that code.
 
 use std::cell::Cell;
 use std::ptr;
@@ -22,6 +28,7 @@ use super::job::JobRef;
 use super::latch::{AsCoreLatch, CoreLatch};
 use super::registry::Registry;
 use super::stats::Event;
+use super::Inline;
 
 /// Forks a worker keeps privately; deeper recursions publish the excess directly.
 const FORK_CAPACITY: usize = 128;
@@ -35,6 +42,10 @@ const MAX_PRIVATE_FORKS: usize = 3;
 /// `push_fork`'s answer when the fork went straight to the deque.
 const PUBLISHED_DIRECTLY: usize = usize::MAX;
 
+/// The inline limit of a worker of a pool of one: any loop the driver can hold (`u32`
+/// indices) is folded inline, and with nobody to offer anything to. No driver sets it.
+const ALONE: u32 = u32::MAX;
+
 thread_local! {
     /// The worker running on this thread, or null. Set for the whole life of a worker thread.
     static CURRENT: Cell<*const WorkerThread> = const { Cell::new(ptr::null()) };
@@ -47,6 +58,12 @@ pub(crate) struct WorkerThread {
     index: usize,
     rng: XorShift64Star,
     registry: Arc<Registry>,
+    /// How long a loop nested in the work this thread runs now may be and still be folded
+    /// inline (see `fold_inline`): `base_inline_limit` unless the code running sets it
+    /// (`pool::InlineLimit`), and for every job this worker takes from a queue (`execute`).
+    inline_limit: Cell<u32>,
+    /// [`ALONE`] in a pool of one worker (nobody to share a loop with), 0 otherwise.
+    base_inline_limit: u32,
 }
 
 impl std::fmt::Debug for WorkerThread {
@@ -68,6 +85,11 @@ struct ForkStack {
 
 impl WorkerThread {
     pub(crate) fn new(deque: Worker<JobRef>, index: usize, registry: Arc<Registry>) -> Self {
+        let base_inline_limit = if registry.num_threads() == 1 {
+            ALONE
+        } else {
+            0
+        };
         WorkerThread {
             deque,
             forks: ForkStack {
@@ -77,6 +99,8 @@ impl WorkerThread {
             },
             index,
             rng: XorShift64Star::new(index as u64 + 1),
+            inline_limit: Cell::new(base_inline_limit),
+            base_inline_limit,
             registry,
         }
     }
@@ -192,6 +216,27 @@ impl WorkerThread {
             return false;
         }
         true
+    }
+
+    /// See `pool::fold_inline`.
+    #[inline]
+    pub(crate) fn fold_inline(&self, len: usize) -> Inline {
+        let limit = self.inline_limit.get();
+        if len > limit as usize {
+            return Inline::No;
+        }
+        self.note(Event::ChunkTaken, 1);
+        if limit == ALONE {
+            return Inline::Alone;
+        }
+        self.offer_forks();
+        Inline::Nested
+    }
+
+    /// Sets the inline limit of the work this thread runs now; returns the previous one.
+    #[inline]
+    pub(crate) fn replace_inline_limit(&self, limit: u32) -> u32 {
+        self.inline_limit.replace(limit)
     }
 
     /// Publishes the oldest private fork if some worker is idle (see `pool::offer_forks`).
@@ -379,8 +424,13 @@ impl WorkerThread {
     #[inline]
     pub(crate) unsafe fn execute(&self, job: JobRef) {
         self.note(Event::JobExecuted, 1);
+        // The job is not part of the work this thread was doing: it starts with no inline
+        // limit of its own, and the work's limit is back once the job is done. (Jobs do not
+        // unwind: they catch their panics.)
+        let limit = self.inline_limit.replace(self.base_inline_limit);
         // SAFETY: forwarded from this function's contract.
-        unsafe { job.execute() }
+        unsafe { job.execute() };
+        self.inline_limit.set(limit);
     }
 
     /// Adds to one of this worker's statistics counters.

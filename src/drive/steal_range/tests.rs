@@ -416,3 +416,47 @@ fn close_leaves_nothing_for_thieves_and_keeps_the_owners_claims() {
     range.close();
     assert_eq!(range.steal_half(), None);
 }
+
+#[test]
+fn fixed_size_unshared_claims_leave_the_rest_to_the_usual_claims() {
+    // An inline loop's private claims (`on_steal::fold_inline_in_claims`).
+    let mut cursor = OwnerCursor::new(0..1000, ChunkLimits::DEFAULT);
+    let claims: Vec<Range<u32>> = std::iter::from_fn(|| cursor.claim_unshared_up_to(256)).collect();
+    assert_eq!(claims, [0..256, 256..512, 512..768, 768..1000]);
+    // `with_min_len` raises a claim, `with_max_len` caps it.
+    let mut cursor = OwnerCursor::new(0..1000, ChunkLimits::new(300, u32::MAX as usize));
+    assert_eq!(cursor.claim_unshared_up_to(256), Some(0..300));
+    let mut cursor = OwnerCursor::new(0..1000, ChunkLimits::new(1, 100));
+    assert_eq!(cursor.claim_unshared_up_to(256), Some(0..100));
+    // Shared afterwards, the range is claimed as a new owner's would be: from `min_len`.
+    let mut cursor = OwnerCursor::new(0..1000, ChunkLimits::DEFAULT);
+    assert_eq!(cursor.claim_unshared_up_to(256), Some(0..256));
+    let range = StealRange::unclaimed_by(&cursor);
+    let chunks = drain(&range, &mut cursor);
+    assert_eq!(chunks[0].indices, 256..257);
+    assert_eq!(chunks.last().unwrap().indices.end, 1000);
+}
+
+#[test]
+fn the_nested_inline_limit_follows_the_last_blocks_rate() {
+    use std::time::Duration;
+    let limit_after = |len: u32, elapsed: Duration| {
+        let mut cursor = OwnerCursor::new(0..1_000_000, ChunkLimits::DEFAULT);
+        cursor.block_took(len, elapsed);
+        cursor.nested_inline_limit()
+    };
+    assert_eq!(
+        OwnerCursor::new(0..100, ChunkLimits::DEFAULT).nested_inline_limit(),
+        0,
+        "nothing timed yet"
+    );
+    // 20 ns an item: a claim floor of 500 items, loops of up to 16 * 20 items inline.
+    assert_eq!(limit_after(1000, Duration::from_micros(20)), 320);
+    // 1 µs an item: 16 000 items.
+    assert_eq!(limit_after(10, Duration::from_micros(10)), 16_000);
+    // An item of the claim floor's time or more: nothing inline.
+    assert_eq!(limit_after(1, Duration::from_micros(20)), 0);
+    assert_eq!(limit_after(3, Duration::from_micros(40)), 0);
+    // A block timed at zero (a clock read backwards): nothing inline either.
+    assert_eq!(limit_after(1000, Duration::ZERO), 0);
+}
