@@ -12,10 +12,11 @@
 //! the parallel ones, `clear` + `extend` for the sequential one), so page faults and the
 //! allocator are out of the measurement. `map_collect_fresh` allocates a new 80 MB `Vec` per
 //! iteration for every contender (`collect()`), so mmap/munmap and first-touch page faults are
-//! in it; it shows what a plain `collect` costs in practice. weft's collect asks the kernel for
-//! huge pages for a buffer this large (`src/huge_pages.rs`), std's and Rayon's do not, so the
-//! group also times `sequential-huge`: std's loop into a buffer given the same advice, the
-//! best sequential code (its ratio is printed against plain `sequential` like the others).
+//! in it; it shows what a plain `collect` costs in practice. weft's collect can ask the kernel
+//! for huge pages for a buffer this large (`src/huge_pages.rs`; off by default, so not in
+//! these pools), std's and Rayon's do not, so the group also times `sequential-huge`: std's
+//! loop into a buffer given the advice (its ratio is printed against plain `sequential` like
+//! the others). `benches/targets.rs` times weft with and without the advice.
 //!
 //! `WEFT_BENCH_INTERLEAVED=1` replaces criterion by a round-robin run of all contenders of
 //! each benchmark (see `interleave`), whose ratios are steadier on a noisy shared machine.
@@ -31,7 +32,7 @@ use criterion::{criterion_group, BenchmarkGroup, Criterion, Throughput};
 mod interleave;
 // The crate's own huge-page advice (the file depends on nothing else), so the sequential
 // collect into a fresh buffer can be the best sequential code: `sequential_collect_huge`.
-#[allow(dead_code)] // `reserve` only; the rest serves the crate
+#[allow(dead_code)] // `reserve` and `enter_worker_thread` only; the rest serves the crate
 #[path = "../src/huge_pages.rs"]
 mod huge_pages;
 use std::hint::black_box;
@@ -53,6 +54,8 @@ mod rayon_side {
 /// with the huge-page advice weft's own collect gives a buffer of this size (`huge_pages`).
 /// Without it the sequential baseline pays a page fault per 4 KiB that weft does not.
 fn sequential_collect_huge(n: usize) -> Vec<u64> {
+    // This file's copy of the module advises on a thread that says so (off by default).
+    huge_pages::enter_worker_thread(Some(true));
     let mut out = Vec::new();
     huge_pages::reserve(&mut out, n);
     out.extend((0..n).map(work::scramble));

@@ -296,9 +296,23 @@ fn len_and_opt_len() {
     }
 }
 
-/// Collects whose buffers get the huge-page advice (at least 32 MiB, `src/huge_pages.rs`):
-/// indexed and unindexed collects, `par_extend` onto items that must survive the new
-/// allocation, `unzip` and `collect_into_vec`, against std, in pools of 1, 2, 3 and 8 threads.
+/// Runs `body(threads)` in pools of `POOL_SIZES` threads built with `huge_pages(true)` (a
+/// weft extension: these pools are weft's, whatever `common::par` names).
+fn in_huge_page_pools<F: Fn(usize) + Sync>(body: F) {
+    for threads in common::POOL_SIZES {
+        let pool = weft::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .huge_pages(true)
+            .build()
+            .unwrap();
+        pool.install(|| body(threads));
+    }
+}
+
+/// Collects whose buffers get the huge-page advice (at least 32 MiB, in pools with
+/// `huge_pages(true)`, `src/huge_pages.rs`): indexed and unindexed collects, `par_extend`
+/// onto items that must survive the new allocation, `unzip` and `collect_into_vec`, against
+/// std, in pools of 1, 2, 3 and 8 threads.
 #[test]
 fn collects_into_huge_page_buffers_match_std() {
     let n = 5_000_000; // 40 MB of u64
@@ -310,7 +324,7 @@ fn collects_into_huge_page_buffers_match_std() {
         .into_iter()
         .map(u64::from)
         .collect();
-    in_pools(|threads| {
+    in_huge_page_pools(|threads| {
         let what = format!("{threads} threads");
         let vec: Vec<u64> = (0..n).into_par_iter().map(scramble).collect();
         assert!(vec == expected, "indexed collect, {what}");

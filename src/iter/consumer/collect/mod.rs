@@ -268,38 +268,56 @@ mod tests {
             .install(test)
     }
 
-    /// A large collect (indexed, and unindexed through its list of pieces) gives its whole
-    /// buffer the huge-page advice as one mapping, so that growing the `Vec` later moves it
-    /// with `mremap` instead of copying it (`huge_pages`); a `push` keeps every item. On one
-    /// thread the unindexed collect's one piece becomes the result as it is, so its advice
-    /// can only come from the piece's own growth (`Piece::make_room`).
+    /// The large collects of [`a_large_collect_advises_its_whole_buffer_as_one_mapping`],
+    /// each run in a pool built with `huge_pages(setting)` (`None`: not called): an indexed
+    /// collect in 3 threads, an unindexed one in 3 threads, and an unindexed one on one
+    /// thread, whose one piece becomes the result as it is. Returns `(what, vec, copies)`:
+    /// `vec` holds `copies` copies of `expected` (returned too).
+    #[allow(clippy::type_complexity)]
+    fn large_collects(setting: Option<bool>) -> (Vec<u64>, Vec<(&'static str, Vec<u64>, usize)>) {
+        let n = crate::huge_pages::MIN_BYTES / 8 + 1000;
+        let expected: Vec<u64> = (0..n as u64).map(|x| x * 3).collect();
+        let indexed = || (0..n as u64).into_par_iter().map(|x| x * 3);
+        let pool = |threads| {
+            let builder = crate::ThreadPoolBuilder::new().num_threads(threads);
+            match setting {
+                Some(on) => builder.huge_pages(on),
+                None => builder,
+            }
+            .build()
+            .unwrap()
+        };
+        let (three, one) = (pool(3), pool(1));
+        let cases = vec![
+            ("indexed", three.install(|| indexed().collect()), 1),
+            (
+                "unindexed",
+                three.install(|| indexed().chain(indexed()).filter(|_| true).collect()),
+                2,
+            ),
+            (
+                "unindexed, one piece",
+                one.install(|| indexed().filter(|_| true).collect()),
+                1,
+            ),
+        ];
+        (expected, cases)
+    }
+
+    /// A large collect in a pool with `huge_pages(true)` (indexed, and unindexed through
+    /// its list of pieces) gives its whole buffer the huge-page advice as one mapping, so
+    /// that growing the `Vec` later moves it with `mremap` instead of copying it
+    /// (`huge_pages`); a `push` keeps every item. On one thread the unindexed collect's one
+    /// piece becomes the result as it is, so its advice can only come from the piece's own
+    /// growth (`Piece::make_room`).
     #[test]
     fn a_large_collect_advises_its_whole_buffer_as_one_mapping() {
         use crate::huge_pages::tests::{advice_is_possible, assert_one_flagged_mapping};
         if !advice_is_possible() {
             return;
         }
-        let n = crate::huge_pages::MIN_BYTES / 8 + 1000;
-        let expected: Vec<u64> = (0..n as u64).map(|x| x * 3).collect();
-        let indexed = || (0..n as u64).into_par_iter().map(|x| x * 3);
-        let one_thread = crate::ThreadPoolBuilder::new()
-            .num_threads(1)
-            .build()
-            .unwrap();
-        // (what, the collect, how many copies of `expected` it holds)
-        let cases: [(&str, Vec<u64>, usize); 3] = [
-            ("indexed", in_pool(|| indexed().collect()), 1),
-            (
-                "unindexed",
-                in_pool(|| indexed().chain(indexed()).filter(|_| true).collect()),
-                2,
-            ),
-            (
-                "unindexed, one piece",
-                one_thread.install(|| indexed().filter(|_| true).collect()),
-                1,
-            ),
-        ];
+        let (expected, cases) = large_collects(Some(true));
+        let n = expected.len();
         for (what, mut vec, copies) in cases {
             let start = vec.as_ptr() as usize;
             let end = start + vec.capacity() * 8;
@@ -308,6 +326,30 @@ mod tests {
             assert_eq!(vec.pop(), Some(7), "{what}");
             assert_eq!(vec.len(), copies * n, "{what}");
             assert!(vec.chunks(n).all(|copy| copy == expected), "{what}");
+        }
+    }
+
+    /// Without `huge_pages(true)` the same collects give no advice: the default is off
+    /// (unless `WEFT_HUGE_PAGES=1` is set for the test run), and `huge_pages(false)` turns it
+    /// off whatever the environment says.
+    #[test]
+    fn a_large_collect_gives_no_advice_unless_asked() {
+        use crate::huge_pages::tests::assert_not_flagged;
+        let environment_on = std::env::var_os("WEFT_HUGE_PAGES").is_some_and(|v| v == "1");
+        let settings: &[Option<bool>] = if environment_on {
+            &[Some(false)]
+        } else {
+            &[None, Some(false)]
+        };
+        for &setting in settings {
+            let (expected, cases) = large_collects(setting);
+            let n = expected.len();
+            for (what, vec, copies) in cases {
+                let start = vec.as_ptr() as usize;
+                assert_not_flagged(start, start + vec.capacity() * 8, what);
+                assert_eq!(vec.len(), copies * n, "{what}, {setting:?}");
+                assert!(vec.chunks(n).all(|copy| copy == expected), "{what}");
+            }
         }
     }
 
