@@ -296,6 +296,56 @@ fn len_and_opt_len() {
     }
 }
 
+/// A filtered collect into a `Vec` writes each piece in place and closes the gaps between
+/// pieces as they merge (`collect/write_slots.rs`): many small pieces (`with_max_len(7)`
+/// gives each its own result), owned items, kept fractions from none to all, `filter_map`
+/// and `map` after the filter, and `par_extend` after existing items, against std; a
+/// buffer is never left at more than twice its items.
+#[test]
+fn filtered_collects_close_the_gaps_between_pieces() {
+    in_pools(|threads| {
+        for n in SIZES {
+            let words: Vec<String> = (0..n).map(|i| format!("w{i}")).collect();
+            for keep_every in [1, 2, 3, 1000, usize::MAX] {
+                let keep = |i: usize| i % keep_every == 0 && keep_every != usize::MAX;
+                let what = format!("{threads} threads, n {n}, every {keep_every}");
+                let expected: Vec<String> = (0..n)
+                    .filter(|&i| keep(i))
+                    .map(|i| words[i].clone())
+                    .collect();
+                let got: Vec<String> = (0..n)
+                    .into_par_iter()
+                    .with_max_len(7)
+                    .filter(|&i| keep(i))
+                    .map(|i| words[i].clone())
+                    .collect();
+                assert_eq!(got, expected, "filter + map, {what}");
+                assert!(
+                    got.capacity() <= 2 * got.len(),
+                    "{what}: capacity {}",
+                    got.capacity()
+                );
+                let got: Vec<String> = words
+                    .par_iter()
+                    .enumerate()
+                    .filter_map(|(i, w)| keep(i).then(|| w.clone()))
+                    .collect();
+                assert_eq!(got, expected, "filter_map, {what}");
+                let mut extended = vec!["head".to_string()];
+                extended.par_extend(
+                    words
+                        .par_iter()
+                        .cloned()
+                        .with_max_len(5)
+                        .filter(|w| keep(w[1..].parse::<usize>().unwrap())),
+                );
+                assert_eq!(extended[0], "head", "{what}");
+                assert_eq!(extended[1..], expected[..], "par_extend, {what}");
+            }
+        }
+    });
+}
+
 /// Runs `body(threads)` in pools of `POOL_SIZES` threads built with `huge_pages(true)` (a
 /// weft extension: these pools are weft's, whatever `common::par` names).
 fn in_huge_page_pools<F: Fn(usize) + Sync>(body: F) {

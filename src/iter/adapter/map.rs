@@ -52,6 +52,11 @@ where
     fn opt_len(&self) -> Option<usize> {
         self.base.opt_len()
     }
+
+    /// The base's bound: one item per item, splits passed on unchanged.
+    fn upper_len_by_position(&self) -> Option<usize> {
+        self.base.upper_len_by_position()
+    }
 }
 
 impl<I, F, R> IndexedParallelIterator for Map<I, F>
