@@ -8,8 +8,8 @@
 //! moves between cores) once per 64 items instead of once per item, while slow items, or a
 //! slow `next()` such as a channel's, still go out one at a time (a worker never sits on
 //! items others could run, nor waits for a batch to fill). At one thread, summing a cheap
-//! map over 2·10^5 items took 69 instructions per item with one item per lock, 47 in Rayon
-//! (which takes one per lock too).
+//! map (about 25 instructions) over 2·10^5 items took 69 instructions per item with one item
+//! per lock and takes 36 with batches; Rayon, one item per lock, 47.
 //!
 //! No worker ever *blocks* on the lock: `next()` is user code and may itself use weft
 //! (join, par_iter), and a worker blocked on the lock while the holder waits for a job
