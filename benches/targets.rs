@@ -8,7 +8,10 @@
 //! median time over the median of the fastest `seq-*` contender of the same row. Contenders
 //! named `huge-*` run with the huge-page advice (`huge-seq`: std's loop into an advised
 //! buffer; `huge-weft-N`: a pool built with `huge_pages(true)`); they do not count as
-//! sequential baselines, so they show what the advice gains against plain pages.
+//! sequential baselines, so they show what the advice gains against plain pages. The fresh
+//! collects also time `floor-2`: two bare scoped threads doing the same work into one fresh
+//! buffer, no library (the filtered one moving the second half down after it), the
+//! machine's practical limit for the 2-thread ratio.
 //!
 //! `cargo bench --bench targets` runs every row; `WEFT_BENCH_ONLY=max_u64,histogram` picks
 //! rows, `WEFT_BENCH_ROUNDS` sets the calls per contender (default 15), `WEFT_BENCH_SCALE=10`
@@ -529,6 +532,7 @@ fn collects(pools: &Pools, rounds: usize, n: usize) {
         move || digest(&weft_side::map_collect(black_box(n))),
         move || digest(&rayon_side::map_collect(black_box(n))),
     ));
+    list.push(timed("floor-2", move || digest(&floor_map_collect(black_box(n)))));
     row("map_collect_fresh", list, rounds);
 
     let list = {
@@ -541,9 +545,64 @@ fn collects(pools: &Pools, rounds: usize, n: usize) {
             move || digest(&weft_side::filter_collect(black_box(n))),
             move || digest(&rayon_side::filter_collect(black_box(n))),
         ));
+        list.push(timed("floor-2", move || {
+            digest(&floor_filter_collect(black_box(n)))
+        }));
         list
     };
     row("filter_collect_fresh", list, rounds);
+}
+
+/// What two threads can do for a fresh collect with no library at all (contender
+/// `floor-2`, the machine's limit for the row): each maps its half of `0..n` into its half
+/// of one fresh buffer.
+fn floor_map_collect(n: usize) -> Vec<u64> {
+    let mut out: Vec<u64> = Vec::with_capacity(n);
+    let (low, high) = out.spare_capacity_mut().split_at_mut(n / 2);
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            for (slot, i) in high.iter_mut().zip(n / 2..) {
+                slot.write(scramble(i));
+            }
+        });
+        for (slot, i) in low.iter_mut().zip(0..) {
+            slot.write(scramble(i));
+        }
+    });
+    // SAFETY: the two loops above wrote all `n` slots (`low` and `high` cover them).
+    unsafe { out.set_len(n) };
+    out
+}
+
+/// The filtered collect's `floor-2`: each thread filters its half of `0..n` into the front
+/// of its half of one fresh buffer, then the second half's items move down to follow the
+/// first's (what weft's in-place collect does, without a library).
+fn floor_filter_collect(n: usize) -> Vec<u64> {
+    let mut out: Vec<u64> = Vec::with_capacity(n);
+    let (low, high) = out.spare_capacity_mut().split_at_mut(n / 2);
+    let fill = |slots: &mut [std::mem::MaybeUninit<u64>], range: std::ops::Range<usize>| {
+        let mut kept = 0;
+        for x in range.map(scramble).filter(|&x| keep_most(x)) {
+            slots[kept].write(x);
+            kept += 1;
+        }
+        kept
+    };
+    let (kept_low, kept_high) = std::thread::scope(|scope| {
+        let high_half = scope.spawn(|| fill(high, n / 2..n));
+        let kept_low = fill(low, 0..n / 2);
+        (kept_low, high_half.join().unwrap())
+    });
+    let start = out.as_mut_ptr();
+    // SAFETY: the first `kept_low` slots and the `kept_high` slots from `n / 2` were
+    // written above (`fill` returns how many it wrote at the front of its slots); the copy
+    // moves the latter down inside the buffer (`ptr::copy` allows the overlap), after which
+    // the first `kept_low + kept_high` slots hold the items in order.
+    unsafe {
+        std::ptr::copy(start.add(n / 2), start.add(kept_low), kept_high);
+        out.set_len(kept_low + kept_high);
+    }
+    out
 }
 
 /// `Vec::reserve` plus the huge-page advice weft's own collect gives a buffer this large
