@@ -532,7 +532,9 @@ fn collects(pools: &Pools, rounds: usize, n: usize) {
         move || digest(&weft_side::map_collect(black_box(n))),
         move || digest(&rayon_side::map_collect(black_box(n))),
     ));
-    list.push(timed("floor-2", move || digest(&floor_map_collect(black_box(n)))));
+    list.push(timed("floor-2", move || {
+        digest(&floor_map_collect(black_box(n)))
+    }));
     row("map_collect_fresh", list, rounds);
 
     let list = {

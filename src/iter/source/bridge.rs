@@ -7,9 +7,9 @@
 //! cheap items pay for the lock (two atomic RMWs, and with several workers a cache line that
 //! moves between cores) once per 64 items instead of once per item, while slow items, or a
 //! slow `next()` such as a channel's, still go out one at a time (a worker never sits on
-//! items others could run, nor waits for a batch to fill). At one thread, summing a cheap
-//! map (about 25 instructions) over 2·10^5 items took 69 instructions per item with one item
-//! per lock and takes 36 with batches; Rayon, one item per lock, 47.
+//! items others could run, nor waits for a batch to fill). At one thread (pinned, thread CPU
+//! time), summing a cheap map over a slice's iterator took 1.10x Rayon's time with one item
+//! per lock and takes 0.23x with batches; over a channel's receiver, 1.05x and 0.67x.
 //!
 //! No worker ever *blocks* on the lock: `next()` is user code and may itself use weft
 //! (join, par_iter), and a worker blocked on the lock while the holder waits for a job
@@ -136,8 +136,9 @@ where
     fn fold_with<F: Folder<I::Item>>(self, mut folder: F) -> F {
         let mut batch: Vec<I::Item> = Vec::new();
         let mut size = 1;
+        // One clock read per batch: each batch's end is the next one's start.
+        let mut start = Instant::now();
         while !folder.full() {
-            let start = Instant::now();
             let more = self.pull(&mut batch, size);
             if batch.is_empty() {
                 break;
@@ -146,7 +147,9 @@ where
             if !more {
                 break;
             }
-            size = next_batch_size(size, start.elapsed());
+            let end = Instant::now();
+            size = next_batch_size(size, end.saturating_duration_since(start));
+            start = end;
         }
         folder
     }
