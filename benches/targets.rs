@@ -18,6 +18,9 @@
 //! divides every size by 10 (the quick mode of `benches/results.sh`), and
 //! `WEFT_BENCH_TSV=file` appends one tab-separated line per contender:
 //! `targets, row, contender, median ms, fastest ms, ratio, fastest ratio`.
+//! `WEFT_BENCH_CPU=1` times the 1-thread contenders only, in thread CPU time (measured
+//! inside `install`, on the worker), which other processes' load barely moves: run it
+//! pinned to one CPU (`taskset -c 0`) to compare codegen and overhead on a busy machine.
 //! Before timing, every contender's result is checked against the first one's.
 #![allow(missing_docs)]
 
@@ -135,14 +138,80 @@ struct Contender<'a> {
     call: Box<dyn FnMut() -> (u64, Duration) + 'a>,
 }
 
+/// Whether `WEFT_BENCH_CPU=1` asks for thread CPU time instead of wall time (1-thread
+/// contenders only; see the module doc).
+fn cpu_mode() -> bool {
+    static CPU: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *CPU.get_or_init(|| std::env::var_os("WEFT_BENCH_CPU").is_some_and(|v| v != "0"))
+}
+
+/// The clock of this run: this thread's CPU time in CPU mode (Linux), else wall time since
+/// the first call.
+fn stamp() -> Duration {
+    #[cfg(target_os = "linux")]
+    if cpu_mode() {
+        extern "C" {
+            /// `int clock_gettime(clockid_t clk, struct timespec *tp)` of the C library.
+            fn clock_gettime(clk: std::ffi::c_int, tp: *mut [i64; 2]) -> std::ffi::c_int;
+        }
+        const CLOCK_THREAD_CPUTIME_ID: std::ffi::c_int = 3;
+        let mut time = [0i64; 2];
+        // SAFETY: `time` is a writable `struct timespec` (two 64-bit fields on 64-bit
+        // Linux); the call only writes it.
+        unsafe { clock_gettime(CLOCK_THREAD_CPUTIME_ID, &mut time) };
+        return Duration::new(time[0] as u64, time[1] as u32);
+    }
+    static EPOCH: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+    EPOCH.get_or_init(Instant::now).elapsed()
+}
+
+/// Runs `f`, timed with [`stamp`].
+fn measure<R>(f: impl FnOnce() -> R) -> (R, Duration) {
+    let start = stamp();
+    let result = black_box(f());
+    (result, stamp().saturating_sub(start))
+}
+
 /// A contender whose whole call is timed.
 fn timed<'a>(name: impl Into<String>, mut f: impl FnMut() -> u64 + 'a) -> Contender<'a> {
     Contender {
         name: name.into(),
+        call: Box::new(move || measure(&mut f)),
+    }
+}
+
+/// `install` of either library's pool.
+trait Install: Sync {
+    fn run<R: Send>(&self, op: impl FnOnce() -> R + Send) -> R;
+}
+
+impl Install for weft::ThreadPool {
+    fn run<R: Send>(&self, op: impl FnOnce() -> R + Send) -> R {
+        self.install(op)
+    }
+}
+
+impl Install for rayon::ThreadPool {
+    fn run<R: Send>(&self, op: impl FnOnce() -> R + Send) -> R {
+        self.install(op)
+    }
+}
+
+/// A contender running `f` in `pool`: timed around `install` (wall time), or inside it (CPU
+/// mode: the worker's own CPU time, since a 1-thread pool runs everything on its worker).
+fn in_pool<'a>(
+    name: String,
+    pool: &'a impl Install,
+    f: impl Fn() -> u64 + Send + Sync + Copy + 'a,
+) -> Contender<'a> {
+    Contender {
+        name,
         call: Box::new(move || {
-            let start = Instant::now();
-            let digest = black_box(f());
-            (digest, start.elapsed())
+            if cpu_mode() {
+                pool.run(move || measure(f))
+            } else {
+                measure(|| pool.run(f))
+            }
         }),
     }
 }
@@ -190,18 +259,14 @@ impl Pools {
     ) -> Vec<Contender<'a>> {
         let mut list = Vec::new();
         for (threads, pool) in &self.weft {
-            list.push(timed(format!("weft-{threads}"), move || pool.install(weft)));
+            list.push(in_pool(format!("weft-{threads}"), pool, weft));
         }
         for (threads, pool) in &self.rayon {
-            list.push(timed(format!("rayon-{threads}"), move || {
-                pool.install(rayon)
-            }));
+            list.push(in_pool(format!("rayon-{threads}"), pool, rayon));
         }
         if huge {
             for (threads, pool) in &self.weft_huge {
-                list.push(timed(format!("huge-weft-{threads}"), move || {
-                    pool.install(weft)
-                }));
+                list.push(in_pool(format!("huge-weft-{threads}"), pool, weft));
             }
         }
         list
@@ -214,6 +279,10 @@ impl Pools {
 fn row(name: &str, mut contenders: Vec<Contender<'_>>, rounds: usize) {
     if !interleave::selected(name) {
         return;
+    }
+    if cpu_mode() {
+        // One thread's CPU time says nothing of a 2-thread contender.
+        contenders.retain(|c| !c.name.ends_with("-2"));
     }
     let digests: Vec<u64> = contenders
         .iter_mut()
@@ -640,37 +709,40 @@ fn sort(pools: &Pools, rounds: usize, n: usize) {
     let input = random_u64s(n, 0x5eed);
     let input = &input[..];
     // A contender sorting a fresh copy of `input`; the copy is not timed.
-    fn sorting<'a>(
+    // A contender sorting a fresh copy of `input` in `pool` (`None`: on this thread); the
+    // copy is not timed.
+    fn sorting<'a, P: Install>(
         name: impl Into<String>,
         input: &'a [u64],
-        sort: impl Fn(&mut Vec<u64>) + 'a,
+        pool: Option<&'a P>,
+        sort: fn(&mut [u64]),
     ) -> Contender<'a> {
         Contender {
             name: name.into(),
             call: Box::new(move || {
                 let mut v = input.to_vec();
-                let start = Instant::now();
-                sort(&mut v);
-                let elapsed = start.elapsed();
+                let elapsed = match pool {
+                    None => measure(|| sort(&mut v)).1,
+                    Some(pool) if cpu_mode() => pool.run(|| measure(|| sort(&mut v)).1),
+                    Some(pool) => measure(|| pool.run(|| sort(&mut v))).1,
+                };
                 (digest(&v), elapsed)
             }),
         }
     }
-    let mut list = vec![sorting("seq-std", input, |v| v.sort())];
+    let no_pool: Option<&weft::ThreadPool> = None;
+    let mut list = vec![sorting("seq-std", input, no_pool, |v| v.sort())];
     for (threads, pool) in &pools.weft {
-        list.push(sorting(format!("weft-{threads}"), input, move |v| {
-            pool.install(|| weft_side::stable_sort(v))
-        }));
+        let name = format!("weft-{threads}");
+        list.push(sorting(name, input, Some(pool), weft_side::stable_sort));
     }
     for (threads, pool) in &pools.rayon {
-        list.push(sorting(format!("rayon-{threads}"), input, move |v| {
-            pool.install(|| rayon_side::stable_sort(v))
-        }));
+        let name = format!("rayon-{threads}");
+        list.push(sorting(name, input, Some(pool), rayon_side::stable_sort));
     }
     for (threads, pool) in &pools.weft_huge {
-        list.push(sorting(format!("huge-weft-{threads}"), input, move |v| {
-            pool.install(|| weft_side::stable_sort(v))
-        }));
+        let name = format!("huge-weft-{threads}");
+        list.push(sorting(name, input, Some(pool), weft_side::stable_sort));
     }
     row("par_sort_stable_u64", list, rounds);
 }

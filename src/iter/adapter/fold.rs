@@ -215,6 +215,7 @@ where
     }
 
     #[allow(clippy::redundant_closure)] // a direct call, not `&F`'s shim: see `MapIter`
+    #[inline(always)] // into the leaf: see `ReduceWithFolder::consume_iter`
     fn consume_iter<I: IntoIterator<Item = T>>(self, iter: I) -> Self {
         // A direct call, not `&F`'s `FnMut` shim (see `MapIter`): with the shim, collecting
         // chars into a `String` called it per char, out of line. `try_fold` (`fold_items`),

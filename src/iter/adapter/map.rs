@@ -182,6 +182,7 @@ where
     }
 
     #[allow(clippy::redundant_closure)] // a direct call, not `&F`'s shim: see `MapIter`
+    #[inline(always)] // into the leaf: see `ReduceWithFolder::consume_iter`
     fn consume_iter<I: IntoIterator<Item = T>>(self, iter: I) -> Self {
         // `move |item| map_op(item)`, not `map_op`: see `MapIter`.
         let map_op = self.map_op;
