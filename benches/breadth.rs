@@ -1,4 +1,4 @@
-//! Breadth benchmark: weft against Rayon on about 106 common iterator patterns (collects,
+//! Breadth benchmark: weft against Rayon on about 120 common iterator patterns (collects,
 //! filters, flat maps, searches, reductions, string splits, nested and small loops), at 1
 //! and 2 threads, to catch a pattern where weft falls behind. `benches/iter.rs` and
 //! `benches/sort.rs` hold the issue targets with their sequential baselines; this one
@@ -14,7 +14,9 @@
 //! call and exits: under `valgrind --tool=callgrind`, its instruction count minus that of
 //! `none` is the kernel's (`breadth/callgrind.sh` does this for a list of kernels, counting
 //! only the kernel function's own instructions). `WEFT_BREADTH_CHECK=1` only checks that the contenders agree on
-//! every selected kernel and prints the digests, without timing anything.
+//! every selected kernel and prints the digests, without timing anything. `WEFT_BENCH_TSV=file`
+//! appends one tab-separated line per kernel (`breadth`, kernel, median and fastest ratio at
+//! 1 thread, the same at 2 threads, weft-2's median in ms) for `benches/results.sh`.
 #![allow(missing_docs)]
 
 #[path = "interleave/mod.rs"]
@@ -29,6 +31,8 @@ use std::time::Instant;
 pub struct Input {
     v: Vec<u64>,
     w: Vec<u64>,
+    /// `v` as `f64` in `[-0.5, 0.5)` (the `f64` reductions).
+    f: Vec<f64>,
     text: String,
     /// An element three quarters into `v`, for the searches.
     target: u64,
@@ -97,9 +101,14 @@ fn input(n: usize) -> Input {
     let map = v[..n / 4].iter().copied().zip(w.iter().copied()).collect();
     let tree = v[..n / 4].iter().copied().zip(w.iter().copied()).collect();
     let deque = v.iter().copied().collect();
+    let f = v
+        .iter()
+        .map(|&x| (x >> 11) as f64 / (1u64 << 53) as f64 - 0.5)
+        .collect();
     Input {
         v,
         w,
+        f,
         text,
         target,
         u,
@@ -205,5 +214,25 @@ fn main() {
             ratio(2),
             interleave::median(&times[2]) * 1e3
         );
+        if let Some(path) = env("WEFT_BENCH_TSV") {
+            // `breadth, kernel, then per thread count: median ratio, fastest ratio; weft-2 ms`
+            let ratios = |weft: usize| {
+                let m = interleave::median(&times[weft]) / interleave::median(&times[weft + 1]);
+                let f = interleave::fastest(&times[weft]) / interleave::fastest(&times[weft + 1]);
+                format!("{m:.4}\t{f:.4}")
+            };
+            let line = format!(
+                "breadth\t{name}\t{}\t{}\t{:.3}\n",
+                ratios(0),
+                ratios(2),
+                interleave::median(&times[2]) * 1e3
+            );
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(&path)
+                .and_then(|mut file| std::io::Write::write_all(&mut file, line.as_bytes()))
+                .unwrap_or_else(|e| panic!("cannot append to {path}: {e}"));
+        }
     }
 }

@@ -15,10 +15,11 @@
 //! the parallel ones, `clear` + `extend` for the sequential one), so page faults and the
 //! allocator are out of the measurement. `map_collect_fresh` allocates a new 80 MB `Vec` per
 //! iteration for every contender (`collect()`), so mmap/munmap and first-touch page faults are
-//! in it; it shows what a plain `collect` costs in practice. weft's collect asks the kernel for
-//! huge pages for a buffer this large (`src/huge_pages.rs`), std's and Rayon's do not, so the
-//! group also times `sequential-huge`: std's loop into a buffer given the same advice, the
-//! best sequential code (its ratio is printed against plain `sequential` like the others).
+//! in it; it shows what a plain `collect` costs in practice. weft's collect can ask the kernel
+//! for huge pages for a buffer this large (`src/huge_pages.rs`; off by default, so not in
+//! these pools), std's and Rayon's do not, so the group also times `sequential-huge`: std's
+//! loop into a buffer given the advice (its ratio is printed against plain `sequential` like
+//! the others). `benches/targets.rs` times weft with and without the advice.
 //!
 //! `WEFT_BENCH_INTERLEAVED=1` replaces criterion by a round-robin run of all contenders of
 //! each benchmark (see `interleave`), whose ratios are steadier on a noisy shared machine.

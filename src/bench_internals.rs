@@ -48,10 +48,11 @@ impl SplitAt for Span {
 }
 
 /// `Vec::reserve`, plus the huge-page advice weft's own collect gives a fresh buffer of
-/// this size (`src/huge_pages.rs`): for a sequential baseline that faults pages in the
-/// way weft's collect does.
+/// this size in a pool built with `huge_pages(true)` (`src/huge_pages.rs`), whatever this
+/// thread's pool says: for a sequential baseline that faults pages in the way such a
+/// collect does.
 pub fn reserve_with_huge_page_advice<T>(vec: &mut Vec<T>, additional: usize) {
-    crate::huge_pages::reserve(vec, additional);
+    crate::huge_pages::with_advice_on(|| crate::huge_pages::reserve(vec, additional));
 }
 
 /// Process-wide: `true` sends indexed work to the split-in-half driver instead of the

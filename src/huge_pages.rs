@@ -18,7 +18,16 @@
 //! with huge pages, and faults a block in only when a byte of it is touched: memory nobody
 //! writes costs nothing, and a block written in part costs its whole 2 MiB. This changes
 //! which pages the kernel uses, never what the memory holds: where the call is unavailable
-//! or refused, nothing happens, and `WEFT_HUGE_PAGES=0` in the environment turns it off.
+//! or refused, nothing happens.
+//!
+//! **Off by default** (as in jemalloc, mimalloc and the JVM): with transparent huge pages in
+//! `madvise` mode the kernel's `defrag` setting is usually `madvise` too, so the first touch
+//! of an advised block may compact memory synchronously to find 2 MiB of contiguous pages
+//! (one fault took 201 ms here), and the advice stays on the memory after the buffer is
+//! freed if the allocator keeps the pages and hands them to other allocations, where a
+//! block faulted in for a few bytes costs 2 MiB. It is turned on per pool
+//! ([`ThreadPoolBuilder::huge_pages`](crate::ThreadPoolBuilder::huge_pages)) or for the
+//! whole process (`WEFT_HUGE_PAGES=1`); see [`enabled`] for which setting a thread uses.
 //!
 //! `madvise` comes from the C library that `std` already links on Linux; weft declares the
 //! one function itself instead of depending on the `libc` crate.
@@ -32,6 +41,9 @@
 /// Smaller buffers usually come back from the heap already faulted in, where the advice gains
 /// nothing (measured: 1–16 MB collects took the same time with and without it).
 pub(crate) const MIN_BYTES: usize = 32 << 20;
+
+use std::cell::Cell;
+use std::sync::atomic::{AtomicU8, Ordering};
 
 /// The base page size `madvise` ranges are aligned to (x86-64, and aarch64 as most Linux
 /// distributions build it; with larger base pages the call fails and nothing happens).
@@ -65,17 +77,93 @@ pub(crate) fn advise(start: *mut u8, bytes: usize) -> bool {
     os::advise_huge_pages(first, end - first)
 }
 
-/// Whether the advice is given at all: `WEFT_HUGE_PAGES=0` in the environment turns it off
-/// (read once per process), for programs whose allocator reuses freed memory for small
-/// allocations, where a huge page faulted in for a few bytes would cost 2 MiB of memory.
-fn enabled() -> bool {
+/// Whether a buffer allocated on this thread gets the advice:
+/// - on a worker thread, its pool's [`ThreadPoolBuilder::huge_pages`] setting (the worker
+///   allocates the result of a `collect` inside `install`, the pieces of an unindexed
+///   collect, and the sort's buffer of a sort it runs);
+/// - on any other thread, the global pool's setting (a parallel call from outside any pool
+///   runs in the global pool, but allocates its result on the calling thread);
+/// - where that pool has no setting: `WEFT_HUGE_PAGES=1` in the environment (read once per
+///   process) turns the advice on, anything else leaves it off.
+///
+/// [`ThreadPoolBuilder::huge_pages`]: crate::ThreadPoolBuilder::huge_pages
+pub(crate) fn enabled() -> bool {
+    let setting = match THREAD_SETTING.with(Cell::get) {
+        NOT_A_WORKER => GLOBAL_POOL_SETTING.load(Ordering::Relaxed),
+        pool => pool,
+    };
+    match setting {
+        ON => true,
+        OFF => false,
+        _ => environment_default(),
+    }
+}
+
+/// `WEFT_HUGE_PAGES`, read once per process.
+fn environment_default() -> bool {
     static ENABLED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     *ENABLED.get_or_init(|| enabled_by(std::env::var_os("WEFT_HUGE_PAGES").as_deref()))
 }
 
-/// The meaning of `WEFT_HUGE_PAGES`: on unless it is `0`.
+/// The meaning of `WEFT_HUGE_PAGES`: on if it is `1`, off otherwise (unset included).
 fn enabled_by(value: Option<&std::ffi::OsStr>) -> bool {
-    !matches!(value, Some(value) if value == "0")
+    matches!(value, Some(value) if value == "1")
+}
+
+/// A thread that is no pool's worker (the value of [`THREAD_SETTING`] until a pool makes
+/// the thread its worker).
+const NOT_A_WORKER: u8 = 0;
+/// A pool that did not say: the environment decides.
+const UNSET: u8 = 1;
+const OFF: u8 = 2;
+const ON: u8 = 3;
+
+fn encode(setting: Option<bool>) -> u8 {
+    match setting {
+        None => UNSET,
+        Some(false) => OFF,
+        Some(true) => ON,
+    }
+}
+
+thread_local! {
+    /// The setting of the pool this thread is a worker of, or [`NOT_A_WORKER`].
+    static THREAD_SETTING: Cell<u8> = const { Cell::new(NOT_A_WORKER) };
+}
+
+/// The global pool's setting ([`UNSET`] unless `build_global` gave one), for threads that
+/// are no pool's worker.
+static GLOBAL_POOL_SETTING: AtomicU8 = AtomicU8::new(UNSET);
+
+/// Makes this thread a worker of a pool with `setting` (`None`: the pool did not say), until
+/// [`leave_worker_thread`]. Called by the pool when a thread starts its worker loop or is
+/// adopted as a worker.
+pub(crate) fn enter_worker_thread(setting: Option<bool>) {
+    THREAD_SETTING.with(|thread| thread.set(encode(setting)));
+}
+
+/// Runs `f` with the advice on for this thread, whatever its pool says, then restores the
+/// thread's setting (the sequential baselines of the benches, through `bench_internals`).
+#[cfg(feature = "bench-internals")]
+pub(crate) fn with_advice_on<R>(f: impl FnOnce() -> R) -> R {
+    let previous = THREAD_SETTING.with(|thread| thread.replace(ON));
+    let result = f();
+    THREAD_SETTING.with(|thread| thread.set(previous));
+    result
+}
+
+/// This thread is no longer a pool's worker (its worker loop ended).
+pub(crate) fn leave_worker_thread() {
+    THREAD_SETTING.with(|thread| thread.set(NOT_A_WORKER));
+}
+
+/// Records the global pool's `setting`, which applies to threads outside any pool. Called
+/// once, when the global pool is built from a builder.
+pub(crate) fn set_global_pool_setting(setting: Option<bool>) {
+    // ORDERING: a configuration value with no data attached. The global pool is built
+    // before any parallel call can use it (its `OnceLock` publishes it), and a thread that
+    // reads a stale `UNSET` here only follows the environment for one buffer.
+    GLOBAL_POOL_SETTING.store(encode(setting), Ordering::Relaxed);
 }
 
 #[cfg(all(
@@ -129,10 +217,35 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn weft_huge_pages_0_turns_the_advice_off() {
-        assert!(super::enabled_by(None));
+    fn only_weft_huge_pages_1_turns_the_advice_on() {
+        assert!(!super::enabled_by(None));
         assert!(!super::enabled_by(Some("0".as_ref())));
+        assert!(!super::enabled_by(Some("yes".as_ref())));
         assert!(super::enabled_by(Some("1".as_ref())));
+    }
+
+    /// A worker follows its pool's setting, and falls back to the environment when the
+    /// pool has none; a thread outside any pool follows the global pool's setting.
+    #[test]
+    fn a_thread_follows_its_pools_setting() {
+        std::thread::spawn(|| {
+            let environment = super::environment_default();
+            assert_eq!(
+                super::enabled(),
+                environment,
+                "outside any pool, no global setting"
+            );
+            super::enter_worker_thread(Some(true));
+            assert!(super::enabled());
+            super::enter_worker_thread(Some(false));
+            assert!(!super::enabled());
+            super::enter_worker_thread(None);
+            assert_eq!(super::enabled(), environment);
+            super::leave_worker_thread();
+            assert_eq!(super::enabled(), environment);
+        })
+        .join()
+        .unwrap();
     }
 
     #[test]
@@ -144,6 +257,31 @@ pub(crate) mod tests {
         let capacity = v.capacity();
         super::reserve(&mut v, 10); // room enough: no new allocation
         assert_eq!(v.capacity(), capacity);
+    }
+
+    /// `reserve` (the sorts' buffers, the indexed collect's) advises a large new buffer on a
+    /// thread whose pool turned the advice on, and not on one whose pool turned it off.
+    #[test]
+    fn reserve_advises_only_when_enabled() {
+        if !advice_is_possible() {
+            return;
+        }
+        std::thread::spawn(|| {
+            for on in [true, false] {
+                super::enter_worker_thread(Some(on));
+                let mut buffer: Vec<u64> = Vec::new();
+                super::reserve(&mut buffer, super::MIN_BYTES / 8);
+                let start = buffer.as_ptr() as usize;
+                let end = start + buffer.capacity() * 8;
+                if on {
+                    assert_one_flagged_mapping(start, end, "reserve, advice on");
+                } else {
+                    assert_not_flagged(start, end, "reserve, advice off");
+                }
+            }
+        })
+        .join()
+        .unwrap();
     }
 
     /// `(start, end, VmFlags)` of every mapping of this process.
@@ -182,9 +320,9 @@ pub(crate) mod tests {
         );
     }
 
-    /// Whether the advice can be given here: the platforms of `os::advise_huge_pages`, a
-    /// kernel with transparent huge pages, and no `WEFT_HUGE_PAGES=0` (else the flag tests
-    /// have nothing to look at, and say so).
+    /// Whether the advice can be given here: the platforms of `os::advise_huge_pages` and a
+    /// kernel with transparent huge pages (else the flag tests have nothing to look at, and
+    /// say so). Callers turn the advice on themselves (a pool with `huge_pages(true)`).
     pub(crate) fn advice_is_possible() -> bool {
         let platform = cfg!(all(
             target_os = "linux",
@@ -192,11 +330,21 @@ pub(crate) mod tests {
             not(miri)
         ));
         let kernel = std::path::Path::new("/sys/kernel/mm/transparent_hugepage/enabled").exists();
-        let possible = platform && kernel && super::enabled();
+        let possible = platform && kernel;
         if !possible {
-            eprintln!("skipped: no transparent huge pages here, or WEFT_HUGE_PAGES=0");
+            eprintln!("skipped: no transparent huge pages here");
         }
         possible
+    }
+
+    /// Asserts that no page of the buffer `start..end` is flagged for huge pages.
+    pub(crate) fn assert_not_flagged(start: usize, end: usize, what: &str) {
+        for (lo, hi, flags) in mappings() {
+            if lo < end && start < hi {
+                let huge = flags.split(' ').any(|flag| flag == "hg");
+                assert!(!huge, "{what}: the buffer is flagged for huge pages");
+            }
+        }
     }
 
     /// The kernel flags every page of an advised buffer for huge pages (`hg` in smaps), as
@@ -206,6 +354,7 @@ pub(crate) mod tests {
         if !advice_is_possible() {
             return;
         }
+        super::enter_worker_thread(Some(true)); // this test's thread only
         let len = super::MIN_BYTES + 12_345;
         let mut buffer: Vec<u8> = Vec::with_capacity(len);
         let start = buffer.as_mut_ptr() as usize;

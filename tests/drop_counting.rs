@@ -92,6 +92,29 @@ fn collect_unindexed_with_panic_in_filter() {
     });
 }
 
+/// A filtered collect that completes (its pieces written in place, moved together as they
+/// merge) drops every item once: the rejected ones in the filter, the kept ones with the
+/// result.
+#[test]
+fn collect_unindexed_drops_each_item_once() {
+    in_pools(|| {
+        for n in SIZES {
+            let drops = table(n);
+            let kept = items(&drops)
+                .into_par_iter()
+                .with_max_len(3)
+                .filter(|item| item.id % 3 != 1)
+                .collect::<Vec<_>>();
+            assert!(kept
+                .iter()
+                .map(|item| item.id)
+                .eq((0..n).filter(|i| i % 3 != 1)));
+            drop(kept);
+            assert_each_dropped_once(&drops, "collect (unindexed, completed)");
+        }
+    });
+}
+
 #[test]
 fn par_drain_with_panic_keeps_the_rest() {
     in_pools(|| {

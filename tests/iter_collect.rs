@@ -296,9 +296,73 @@ fn len_and_opt_len() {
     }
 }
 
-/// Collects whose buffers get the huge-page advice (at least 32 MiB, `src/huge_pages.rs`):
-/// indexed and unindexed collects, `par_extend` onto items that must survive the new
-/// allocation, `unzip` and `collect_into_vec`, against std, in pools of 1, 2, 3 and 8 threads.
+/// A filtered collect into a `Vec` writes each piece in place and closes the gaps between
+/// pieces as they merge (`collect/write_slots.rs`): many small pieces (`with_max_len(7)`
+/// gives each its own result), owned items, kept fractions from none to all, `filter_map`
+/// and `map` after the filter, and `par_extend` after existing items, against std; a
+/// buffer is never left at more than twice its items.
+#[test]
+fn filtered_collects_close_the_gaps_between_pieces() {
+    in_pools(|threads| {
+        for n in SIZES {
+            let words: Vec<String> = (0..n).map(|i| format!("w{i}")).collect();
+            for keep_every in [1, 2, 3, 1000, usize::MAX] {
+                let keep = |i: usize| i % keep_every == 0 && keep_every != usize::MAX;
+                let what = format!("{threads} threads, n {n}, every {keep_every}");
+                let expected: Vec<String> = (0..n)
+                    .filter(|&i| keep(i))
+                    .map(|i| words[i].clone())
+                    .collect();
+                let got: Vec<String> = (0..n)
+                    .into_par_iter()
+                    .with_max_len(7)
+                    .filter(|&i| keep(i))
+                    .map(|i| words[i].clone())
+                    .collect();
+                assert_eq!(got, expected, "filter + map, {what}");
+                assert!(
+                    got.capacity() <= 2 * got.len(),
+                    "{what}: capacity {}",
+                    got.capacity()
+                );
+                let got: Vec<String> = words
+                    .par_iter()
+                    .enumerate()
+                    .filter_map(|(i, w)| keep(i).then(|| w.clone()))
+                    .collect();
+                assert_eq!(got, expected, "filter_map, {what}");
+                let mut extended = vec!["head".to_string()];
+                extended.par_extend(
+                    words
+                        .par_iter()
+                        .cloned()
+                        .with_max_len(5)
+                        .filter(|w| keep(w[1..].parse::<usize>().unwrap())),
+                );
+                assert_eq!(extended[0], "head", "{what}");
+                assert_eq!(extended[1..], expected[..], "par_extend, {what}");
+            }
+        }
+    });
+}
+
+/// Runs `body(threads)` in pools of `POOL_SIZES` threads built with `huge_pages(true)` (a
+/// weft extension: these pools are weft's, whatever `common::par` names).
+fn in_huge_page_pools<F: Fn(usize) + Sync>(body: F) {
+    for threads in common::POOL_SIZES {
+        let pool = weft::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .huge_pages(true)
+            .build()
+            .unwrap();
+        pool.install(|| body(threads));
+    }
+}
+
+/// Collects whose buffers get the huge-page advice (at least 32 MiB, in pools with
+/// `huge_pages(true)`, `src/huge_pages.rs`): indexed and unindexed collects, `par_extend`
+/// onto items that must survive the new allocation, `unzip` and `collect_into_vec`, against
+/// std, in pools of 1, 2, 3 and 8 threads.
 #[test]
 fn collects_into_huge_page_buffers_match_std() {
     let n = 5_000_000; // 40 MB of u64
@@ -310,7 +374,7 @@ fn collects_into_huge_page_buffers_match_std() {
         .into_iter()
         .map(u64::from)
         .collect();
-    in_pools(|threads| {
+    in_huge_page_pools(|threads| {
         let what = format!("{threads} threads");
         let vec: Vec<u64> = (0..n).into_par_iter().map(scramble).collect();
         assert!(vec == expected, "indexed collect, {what}");

@@ -46,6 +46,19 @@ pub trait ParallelIterator: Sized + Send {
         None
     }
 
+    /// weft-internal, not part of Rayon's trait: a bound `n` on the items that holds for
+    /// every piece. `Some(n)` promises that [`drive_unindexed`](Self::drive_unindexed)
+    /// splits consumers by position only (`Consumer::split_at`, never
+    /// `UnindexedConsumer::split_off_left`) over `n` positions, and that the positions
+    /// `a..b` yield at most `b - a` items. An exact length ([`opt_len`](Self::opt_len), the
+    /// default) is such a bound; `filter`, `filter_map` and `map` pass on their base's. A
+    /// `collect` into a `Vec` uses it to write every piece in place. Implementations outside
+    /// weft should keep the default.
+    #[doc(hidden)]
+    fn upper_len_by_position(&self) -> Option<usize> {
+        self.opt_len()
+    }
+
     /// Calls `op` on every item.
     ///
     /// ```

@@ -31,6 +31,8 @@ pub(crate) struct Registry {
     panic_handler: Option<Box<PanicHandler>>,
     start_handler: Option<Box<ThreadHandler>>,
     exit_handler: Option<Box<ThreadHandler>>,
+    /// `ThreadPoolBuilder::huge_pages`, given to each worker thread (`crate::huge_pages`).
+    huge_pages: Option<bool>,
     /// The threads `DefaultSpawn` started, joined by `join_all_threads`.
     handles: Mutex<Vec<thread::JoinHandle<()>>>,
     /// Workers whose `ThreadBuilder` exists or whose loop still runs (see `LiveWorker`): what
@@ -114,7 +116,9 @@ pub(crate) fn init_global_registry<S: ThreadSpawn>(
     if GLOBAL_REGISTRY.get().is_some() {
         return Err(ThreadPoolBuildError::global_pool_already_initialized());
     }
+    let huge_pages = builder.huge_pages_setting();
     let registry = Registry::new(builder)?;
+    crate::huge_pages::set_global_pool_setting(huge_pages);
     // The global pool lives for the whole process: its termination count never drops.
     GLOBAL_REGISTRY
         .set(registry)
@@ -163,6 +167,7 @@ impl Registry {
             panic_handler: builder.take_panic_handler(),
             start_handler: builder.take_start_handler(),
             exit_handler: builder.take_exit_handler(),
+            huge_pages: builder.huge_pages_setting(),
             handles: Mutex::new(Vec::with_capacity(num_threads)),
             live_workers: Mutex::new(0),
             no_live_workers: Condvar::new(),
@@ -194,6 +199,7 @@ impl Registry {
             return Err(err);
         }
         if let Some((index, deque)) = current_thread_deque {
+            crate::huge_pages::enter_worker_thread(registry.huge_pages);
             WorkerThread::new(deque, index, Arc::clone(&registry)).adopt_current_thread();
         }
         terminate_on_unwind.disarm();
@@ -468,6 +474,7 @@ impl Drop for TerminateOnDrop<'_> {
 /// The body of a worker thread (see `ThreadBuilder::run`).
 pub(crate) fn main_loop(registry: Arc<Registry>, index: usize, deque: Worker<JobRef>) {
     let worker = WorkerThread::new(deque, index, Arc::clone(&registry));
+    crate::huge_pages::enter_worker_thread(registry.huge_pages);
     worker.run_as_current(|| {
         if let Some(handler) = &registry.start_handler {
             if let Err(payload) = unwind::halt_unwinding(|| handler(index)) {
@@ -481,4 +488,5 @@ pub(crate) fn main_loop(registry: Arc<Registry>, index: usize, deque: Worker<Job
             }
         }
     });
+    crate::huge_pages::leave_worker_thread();
 }

@@ -48,6 +48,12 @@ where
         self.base
             .drive_unindexed(FilterMapConsumer { base: consumer, op })
     }
+
+    /// The base's bound: each of its items yields at most one, and the consumer wrapper
+    /// passes splits on unchanged.
+    fn upper_len_by_position(&self) -> Option<usize> {
+        self.base.upper_len_by_position()
+    }
 }
 
 /// The iterator returned by [`ParallelIterator::filter`].
@@ -91,6 +97,12 @@ where
             base: consumer,
             op: &op,
         })
+    }
+
+    /// The base's bound: each of its items is kept or not, and the consumer wrapper passes
+    /// splits on unchanged.
+    fn upper_len_by_position(&self) -> Option<usize> {
+        self.base.upper_len_by_position()
     }
 }
 

@@ -215,15 +215,18 @@ where
     }
 
     #[allow(clippy::redundant_closure)] // a direct call, not `&F`'s shim: see `MapIter`
+    #[inline(always)] // into the leaf: see `ReduceWithFolder::consume_iter`
     fn consume_iter<I: IntoIterator<Item = T>>(self, iter: I) -> Self {
         // A direct call, not `&F`'s `FnMut` shim (see `MapIter`): with the shim, collecting
-        // chars into a `String` called it per char, out of line. `Iterator::fold`, not a
-        // `for` loop: the loop kept a `String` accumulator in registers (chars collected into
-        // a `String`: 23.5M instead of 30.5M instructions) but drove nested iterators by
-        // `next` (`flat_map_iter(..).fold(..)`: 8.0M instead of 3.6M, breadth kernel
-        // `flat_map_iter_fold`).
+        // chars into a `String` called it per char, out of line. `try_fold` (`fold_items`),
+        // neither `fold` nor a `for` loop: `fold` vectorized a `u64` max over a slice into
+        // slow SSE2 code (see `fold_items`), and a `for` loop drove nested iterators by
+        // `next` (`flat_map_iter(..).fold(..)`: 8.0M instead of 3.6M instructions, breadth
+        // kernel `flat_map_iter_fold`), where `try_fold` loops inside them.
         let op = self.op;
-        let acc = iter.into_iter().fold(self.acc, |acc, item| op(acc, item));
+        let acc = crate::iter::consumer::fold_items(iter.into_iter(), self.acc, |acc, item| {
+            op(acc, item)
+        });
         FoldFolder { acc, ..self }
     }
 

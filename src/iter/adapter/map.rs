@@ -52,6 +52,11 @@ where
     fn opt_len(&self) -> Option<usize> {
         self.base.opt_len()
     }
+
+    /// The base's bound: one item per item, splits passed on unchanged.
+    fn upper_len_by_position(&self) -> Option<usize> {
+        self.base.upper_len_by_position()
+    }
 }
 
 impl<I, F, R> IndexedParallelIterator for Map<I, F>
@@ -173,6 +178,7 @@ where
     }
 
     #[allow(clippy::redundant_closure)] // a direct call, not `&F`'s shim: see `MapIter`
+    #[inline(always)] // into the leaf: see `ReduceWithFolder::consume_iter`
     fn consume_iter<I: IntoIterator<Item = T>>(self, iter: I) -> Self {
         // `move |item| map_op(item)`, not `map_op`: see `MapIter`.
         let map_op = self.map_op;

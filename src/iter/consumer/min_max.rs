@@ -5,24 +5,22 @@ use std::cmp::Ordering;
 
 use crate::iter::ParallelIterator;
 
-use super::reduce::{reduce_with, reduce_with_loop};
+use super::reduce::reduce_with;
 
-/// `min` by `Ord`: its leaves loop with `for` (see `ReduceWithFolder::consume_iter`).
 pub(crate) fn min<I>(par_iter: I) -> Option<I::Item>
 where
     I: ParallelIterator,
     I::Item: Ord,
 {
-    reduce_with_loop(par_iter, &|a, b| keep_first_min(&Ord::cmp, a, b))
+    reduce_with(par_iter, &|a, b| keep_first_min(&Ord::cmp, a, b))
 }
 
-/// `max` by `Ord`: its leaves loop with `for` (see `ReduceWithFolder::consume_iter`).
 pub(crate) fn max<I>(par_iter: I) -> Option<I::Item>
 where
     I: ParallelIterator,
     I::Item: Ord,
 {
-    reduce_with_loop(par_iter, &|a, b| keep_last_max(&Ord::cmp, a, b))
+    reduce_with(par_iter, &|a, b| keep_last_max(&Ord::cmp, a, b))
 }
 
 /// The smaller of `a` and `b` by `compare`, `a` (the earlier one) if they are equal.

@@ -11,8 +11,34 @@ pub(crate) mod sum_product; // sum, product, count
 pub(crate) mod try_reduce; // try_reduce, try_reduce_with
 pub(crate) mod unzip; // unzip, partition, partition_map
 
+use std::convert::Infallible;
+
 use crate::iter::private::Try;
 use crate::iter::{IndexedParallelIterator, ParallelIterator};
+
+/// The leaf loop of the reducing folders (`reduce`, `reduce_with`, `min`/`max` and their
+/// `_by`/`_by_key` forms, `fold`): `op` applied to `init` and every item of `iter`, in order.
+///
+/// Driven by `Iterator::try_fold` with a closure that never breaks, not by `fold`: std's
+/// composite iterators (`Chain`, `FlatMap`, `Flatten`, `Copied`, `Map`) still loop
+/// internally, but a slice's items come through `next`, which LLVM compiles to a loop it
+/// unrolls eight times and whose compare-and-select it turns into predicted branches. A
+/// slice's own `fold` is an index loop that LLVM vectorizes instead, and on the x86-64
+/// baseline (SSE2, which has no 64-bit compare) a `u64` or `i64` max vectorized that way
+/// takes about 2.3 cycles per item, against under one for the branches (`copied().max()`
+/// over `u64`: 9.25 instructions per item in the vectorized form, 3.4 in this one; Rayon's
+/// folder gets the same branches through `take_while`). Sums and other arithmetic
+/// reductions vectorize in both forms alike.
+#[inline(always)]
+pub(crate) fn fold_items<I, B>(mut iter: I, init: B, mut op: impl FnMut(B, I::Item) -> B) -> B
+where
+    I: Iterator,
+{
+    match iter.try_fold(init, |acc, item| Ok::<B, Infallible>(op(acc, item))) {
+        Ok(acc) => acc,
+        Err(never) => match never {},
+    }
+}
 
 pub(crate) fn collect_into_vec<I: IndexedParallelIterator>(par_iter: I, target: &mut Vec<I::Item>) {
     target.clear();

@@ -1,6 +1,7 @@
 //! `reduce`: each leaf folds its items onto `identity()`; neighbours are combined with the
 //! same `op`, left operand first, so only associativity is needed.
 
+use super::fold_items;
 use crate::iter::ParallelIterator;
 use crate::plumbing::{Consumer, Folder, Reducer, UnindexedConsumer};
 
@@ -101,8 +102,13 @@ where
     }
 
     #[allow(clippy::redundant_closure)] // a direct call, not `&F`'s shim: see `MapIter`
+    #[inline(always)] // into the leaf, like `ReduceWithFolder::consume_iter`
     fn consume_iter<I: IntoIterator<Item = T>>(self, iter: I) -> Self {
-        // A direct call, not `&OP`'s `FnMut` shim (see `MapIter`).
+        // A direct call, not `&OP`'s `FnMut` shim (see `MapIter`). `Iterator::fold`, not
+        // `fold_items`: with an identity, `reduce(|| f64::NEG_INFINITY, f64::max)` is the
+        // usual way to write an `f64` max, and LLVM vectorizes `fold`'s index loop over a
+        // slice of `f64` with `maxpd`, where the `next` loop stays scalar (2.1x the time in an
+        // interleaved run; Rayon's `reduce` folds this way too).
         let op = self.op;
         let acc = iter.into_iter().fold(self.acc, |acc, item| op(acc, item));
         ReduceFolder { op: self.op, acc }
@@ -122,45 +128,33 @@ where
     I: ParallelIterator,
     OP: Fn(I::Item, I::Item) -> I::Item + Sync,
 {
-    par_iter.drive_unindexed(ReduceWithConsumer::<OP, false> { op })
-}
-
-/// [`reduce_with`] whose leaves run a `for` loop over their items instead of handing them
-/// to the source's `Iterator::fold` (see [`ReduceWithFolder::consume_iter`]): for `min`
-/// and `max`.
-pub(crate) fn reduce_with_loop<I, OP>(par_iter: I, op: &OP) -> Option<I::Item>
-where
-    I: ParallelIterator,
-    OP: Fn(I::Item, I::Item) -> I::Item + Sync,
-{
-    par_iter.drive_unindexed(ReduceWithConsumer::<OP, true> { op })
+    par_iter.drive_unindexed(ReduceWithConsumer { op })
 }
 
 /// `reduce_with`: like [`ReduceConsumer`] without an identity, so a leaf's running value is
-/// `None` until its first item. With `LOOP`, leaves fold with a `for` loop rather than
-/// `Iterator::fold`.
-struct ReduceWithConsumer<'f, OP, const LOOP: bool> {
+/// `None` until its first item.
+struct ReduceWithConsumer<'f, OP> {
     op: &'f OP,
 }
 
-impl<OP, const LOOP: bool> Clone for ReduceWithConsumer<'_, OP, LOOP> {
+impl<OP> Clone for ReduceWithConsumer<'_, OP> {
     fn clone(&self) -> Self {
         ReduceWithConsumer { op: self.op }
     }
 }
 
 /// The running value of one leaf, `None` before its first item.
-struct ReduceWithFolder<'f, T, OP, const LOOP: bool> {
+struct ReduceWithFolder<'f, T, OP> {
     op: &'f OP,
     acc: Option<T>,
 }
 
-impl<'f, T, OP, const LOOP: bool> Consumer<T> for ReduceWithConsumer<'f, OP, LOOP>
+impl<'f, T, OP> Consumer<T> for ReduceWithConsumer<'f, OP>
 where
     T: Send,
     OP: Fn(T, T) -> T + Sync,
 {
-    type Folder = ReduceWithFolder<'f, T, OP, LOOP>;
+    type Folder = ReduceWithFolder<'f, T, OP>;
     type Reducer = Self;
     type Result = Option<T>;
 
@@ -168,7 +162,7 @@ where
         (self.clone(), self.clone(), self)
     }
 
-    fn into_folder(self) -> ReduceWithFolder<'f, T, OP, LOOP> {
+    fn into_folder(self) -> ReduceWithFolder<'f, T, OP> {
         ReduceWithFolder {
             op: self.op,
             acc: None,
@@ -185,7 +179,7 @@ where
     }
 }
 
-impl<T, OP, const LOOP: bool> UnindexedConsumer<T> for ReduceWithConsumer<'_, OP, LOOP>
+impl<T, OP> UnindexedConsumer<T> for ReduceWithConsumer<'_, OP>
 where
     T: Send,
     OP: Fn(T, T) -> T + Sync,
@@ -199,7 +193,7 @@ where
     }
 }
 
-impl<T, OP, const LOOP: bool> Reducer<Option<T>> for ReduceWithConsumer<'_, OP, LOOP>
+impl<T, OP> Reducer<Option<T>> for ReduceWithConsumer<'_, OP>
 where
     OP: Fn(T, T) -> T,
 {
@@ -212,7 +206,7 @@ where
     }
 }
 
-impl<T, OP, const LOOP: bool> Folder<T> for ReduceWithFolder<'_, T, OP, LOOP>
+impl<T, OP> Folder<T> for ReduceWithFolder<'_, T, OP>
 where
     OP: Fn(T, T) -> T,
 {
@@ -230,38 +224,28 @@ where
     }
 
     /// Takes the first item out of the loop, so that the loop itself has no `Option` to
-    /// test per item (`max` on `u64`s: half the instructions). Then, by default, the
-    /// source's own `Iterator::fold` drives the rest (internal iteration: a slice or an
-    /// `enumerate` loops by index). Against a `for` loop here, at 1 thread (instructions
-    /// under callgrind; weft time / Rayon time in two alternating runs):
-    /// `enumerate().max_by_key()` 2.00M → 1.70M (Rayon 2.00M), 1.16–1.19 → 0.94–0.95;
-    /// `map().reduce_with(max)` 2.20M → 1.70M (Rayon 2.20M), 0.95–1.05 → 0.88–0.96.
-    /// But `copied().max()` on `u64` went from 1.40M to 1.85M instructions and from
-    /// 0.91–1.06 to 1.13–1.36 of Rayon's time: LLVM vectorizes that fold with SSE2 compares
-    /// that emulate an unsigned 64-bit max, slower than the scalar `cmov` loop. So `min` and
-    /// `max` by `Ord` (where such element types meet) keep the `for` loop (`LOOP`). Which
-    /// form wins has flipped between builds before: an earlier build kept `max_by_key`'s
-    /// 24-byte accumulator on the stack in the `fold` form, 4x slower.
+    /// test per item, and runs the loop ([`fold_items`]) from one of two places, one for a
+    /// folder that already has a value and one for a fresh folder: with a single loop
+    /// entered from both, its start pointer was a merge of the two and LLVM neither unrolled
+    /// it nor turned its `cmov` into branches (`copied().max()` over `u64`: 7 instructions
+    /// per item and a 2-cycle dependency per item, against 3.4 and none).
+    ///
+    /// Always inlined: LLVM unrolls the `next()` loop only where it knows the slice's
+    /// length, which is in the leaf function that made the slice iterator (`fold_leaf`);
+    /// a `consume_iter` left out of line receives only the iterator's two pointers (a
+    /// bench build did that, and the loop stayed a 7-instruction `cmov` loop).
+    #[inline(always)]
     fn consume_iter<I: IntoIterator<Item = T>>(self, iter: I) -> Self {
-        let mut iter = iter.into_iter();
-        let Some(mut acc) = self.acc.or_else(|| iter.next()) else {
-            return ReduceWithFolder {
-                op: self.op,
-                acc: None,
-            };
-        };
         let op = self.op;
-        if LOOP {
-            for item in iter {
-                acc = op(acc, item);
-            }
-        } else {
-            acc = iter.fold(acc, op);
-        }
-        ReduceWithFolder {
-            op: self.op,
-            acc: Some(acc),
-        }
+        let mut iter = iter.into_iter();
+        let acc = match self.acc {
+            Some(acc) => fold_items(iter, acc, op),
+            None => match iter.next() {
+                Some(first) => fold_items(iter, first, op),
+                None => return self,
+            },
+        };
+        ReduceWithFolder { op, acc: Some(acc) }
     }
 
     fn complete(self) -> Option<T> {

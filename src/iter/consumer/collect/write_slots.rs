@@ -4,8 +4,11 @@
 //! run of slots, so each leaf owns a disjoint run and fills it front to back. A leaf's
 //! result ([`WrittenSlots`]) owns the items it wrote: if anything panics, dropping the
 //! partial results drops each written item exactly once. Neighbouring results are merged
-//! when the left one is full and ends where the right one starts; at the end the caller
-//! checks that one result covers every slot before taking ownership with `set_len`.
+//! when the left one ends where the right one starts; if the left one is not full (a
+//! filter's piece keeps fewer items than its positions), the right one's items move down
+//! to follow it, so a merged run still holds its items at its front. At the end the caller
+//! checks the result (every slot written, or one run over all of them) before taking
+//! ownership with `set_len`.
 //!
 //! A run is a raw pointer and a length, not a `&mut` sub-slice: every run is derived from
 //! the one slice given to [`WriteSlots::new`] by pointer arithmetic, so two neighbouring
@@ -65,18 +68,32 @@ impl<T> WrittenSlots<'_, T> {
         self.written
     }
 
-    /// True if every slot of `self` is written and the run `next` starts where `self`
-    /// ends. (Only compares addresses.)
+    /// The number of slots of the run (written or not).
+    pub(crate) fn run_len(&self) -> usize {
+        self.run.len
+    }
+
+    /// True if the run `next` starts where `self` ends. (Only compares addresses.)
     fn can_append(&self, next: &WriteSlots<'_, T>) -> bool {
-        let run = &self.run;
-        self.written == run.len && run.start.wrapping_add(run.len) == next.start
+        self.run.start.wrapping_add(self.run.len) == next.start
     }
 
     /// Extends `self` over the next run, `len` slots of which the first `written` hold items
-    /// that `self` now owns. The caller checked `can_append` and gives up the next run (it
-    /// consumed the `WriteSlots` or forgot the `WrittenSlots` that held it).
+    /// that `self` now owns; if `self` is not full, those items first move down to follow
+    /// its own. The caller checked `can_append` and gives up the next run (it consumed the
+    /// `WriteSlots` or forgot the `WrittenSlots` that held it).
     fn append(&mut self, len: usize, written: usize) {
-        debug_assert!(self.written == self.run.len);
+        let next = self.run.start.wrapping_add(self.run.len);
+        if written > 0 && self.written < self.run.len {
+            // SAFETY: the next run starts at `next` (`can_append`) and its first `written`
+            // slots hold initialised items, which are now ours; the destination, the slots
+            // after our `written`, lies in our run and the next one (`self.written +
+            // written <= self.run.len + len`) and holds nothing we own. Both runs come from
+            // the one slice of `WriteSlots::new`, so source and destination are in one
+            // allocation; they may overlap, which `ptr::copy` allows. The moved-from slots
+            // are then past our new `written` and count as uninitialised again.
+            unsafe { ptr::copy(next, self.run.start.add(self.written), written) };
+        }
         // Both runs come from the one slice of `WriteSlots::new` (no other code makes a
         // run), so the joined run lies inside it too, and it is exclusively ours: the next
         // run's owner is gone.
@@ -137,7 +154,8 @@ impl<'c, T: Send> Consumer<T> for WriteSlots<'c, T> {
         false
     }
 
-    /// Continues a full folder that ends where these slots start: one run, one result.
+    /// Continues a folder that ends where these slots start: one run, one result (its items
+    /// stay at the run's front; a folder that is not full just writes on after them).
     fn continue_folder(
         self,
         mut folder: Self::Folder,
@@ -240,7 +258,8 @@ fn too_many_items() -> ! {
     panic!("a producer yielded more items than its length")
 }
 
-/// Merges two neighbouring [`WrittenSlots`] when the left one is full.
+/// Merges two neighbouring [`WrittenSlots`] (the right one's items move down when the
+/// left one is not full).
 pub(crate) struct MergeSlots;
 
 impl<'c, T> Reducer<WrittenSlots<'c, T>> for MergeSlots {
@@ -254,7 +273,7 @@ impl<'c, T> Reducer<WrittenSlots<'c, T>> for MergeSlots {
             let right = ManuallyDrop::new(right);
             left.append(right.run.len, right.written);
         }
-        // Otherwise `right` is dropped with its items, and the caller's count check fails.
+        // Otherwise `right` is dropped with its items, and the caller's check fails.
         left
     }
 }

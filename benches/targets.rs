@@ -1,0 +1,810 @@
+//! The rows of issue #21's targets, as users build them: weft and Rayon (1 and 2 threads)
+//! against the best sequential code, all contenders of a row interleaved round-robin in one
+//! process (see `interleave/mod.rs`), `malloc_trim` before every call.
+//!
+//! Each row has one or more sequential contenders (`seq-*`: std's iterator form and a
+//! hand-written loop, which is faster for some reductions: `iter().max()` over `u64` is an
+//! SSE2 vectorized loop about 3x slower than a plain `if x > max` loop); every ratio is a
+//! median time over the median of the fastest `seq-*` contender of the same row. Contenders
+//! named `huge-*` run with the huge-page advice (`huge-seq`: std's loop into an advised
+//! buffer; `huge-weft-N`: a pool built with `huge_pages(true)`); they do not count as
+//! sequential baselines, so they show what the advice gains against plain pages. The fresh
+//! collects also time `floor-2`: two bare scoped threads doing the same work into one fresh
+//! buffer, no library (the filtered one moving the second half down after it), the
+//! machine's practical limit for the 2-thread ratio.
+//!
+//! `cargo bench --bench targets` runs every row; `WEFT_BENCH_ONLY=max_u64,histogram` picks
+//! rows, `WEFT_BENCH_ROUNDS` sets the calls per contender (default 15), `WEFT_BENCH_SCALE=10`
+//! divides every size by 10 (the quick mode of `benches/results.sh`), and
+//! `WEFT_BENCH_TSV=file` appends one tab-separated line per contender:
+//! `targets, row, contender, median ms, fastest ms, ratio, fastest ratio`.
+//! `WEFT_BENCH_CPU=1` times the 1-thread contenders only, in thread CPU time (measured
+//! inside `install`, on the worker), which other processes' load barely moves: run it
+//! pinned to one CPU (`taskset -c 0`) to compare codegen and overhead on a busy machine.
+//! Before timing, every contender's result is checked against the first one's.
+#![allow(missing_docs)]
+
+#[path = "interleave/mod.rs"]
+#[allow(dead_code)] // `requested`: this bench is always interleaved
+mod interleave;
+
+use std::hint::black_box;
+use std::io::Write;
+use std::time::{Duration, Instant};
+
+use weft as weft_impl;
+
+mod weft_side {
+    use crate::weft_impl as par;
+    include!("targets/kernels.rs");
+}
+
+mod rayon_side {
+    use rayon as par;
+    include!("targets/kernels.rs");
+}
+
+/// (collects) a cheap, non-trivial map.
+#[inline]
+fn scramble(i: usize) -> u64 {
+    (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (i as u64 >> 7)
+}
+
+/// (filter collect) keeps 7 of 8 scrambled values.
+#[inline]
+fn keep_most(x: u64) -> bool {
+    x % 8 != 0
+}
+
+/// (nested loops) a cheap map the compiler can vectorize.
+#[inline]
+fn cheap(x: u64) -> u64 {
+    x ^ (x >> 3)
+}
+
+/// (par_bridge) a few nanoseconds of integer work.
+#[inline]
+fn fine(mut x: u64) -> u64 {
+    for _ in 0..2 {
+        x ^= x >> 30;
+        x = x.wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        x ^= x >> 27;
+        x = x.wrapping_mul(0x94D0_49BB_1331_11EB);
+        x ^= x >> 31;
+    }
+    x
+}
+
+/// (par_lines) what a line contributes to the sum.
+#[inline]
+fn line_value(line: &str) -> u64 {
+    line.len() as u64 ^ u64::from(line.as_bytes().first().copied().unwrap_or(0))
+}
+
+/// (tree sum) a node of a full binary tree.
+struct Node {
+    val: u64,
+    left: Option<Box<Node>>,
+    right: Option<Box<Node>>,
+}
+
+impl Node {
+    fn tree(levels: u32) -> Box<Node> {
+        let mut node = Box::new(Node {
+            val: 1,
+            left: None,
+            right: None,
+        });
+        if levels > 1 {
+            node.left = Some(Node::tree(levels - 1));
+            node.right = Some(Node::tree(levels - 1));
+        }
+        node
+    }
+}
+
+fn tree_sum_sequential(node: &Node) -> u64 {
+    let mut sum = node.val;
+    if let Some(left) = &node.left {
+        sum += tree_sum_sequential(left);
+    }
+    if let Some(right) = &node.right {
+        sum += tree_sum_sequential(right);
+    }
+    sum
+}
+
+/// Hands freed memory back to the OS before each call, so that every contender's fresh
+/// buffers fault their pages in alike (glibc only).
+fn trim_heap() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        extern "C" {
+            /// `int malloc_trim(size_t pad)` of glibc.
+            fn malloc_trim(pad: usize) -> std::ffi::c_int;
+        }
+        // SAFETY: glibc's `malloc_trim` takes any pad and only returns free memory of the
+        // heap to the OS; it touches no live allocation.
+        unsafe {
+            malloc_trim(0);
+        }
+    }
+}
+
+/// One contender: its name and a call that returns its result's digest and how long its
+/// measured part took.
+struct Contender<'a> {
+    name: String,
+    call: Box<dyn FnMut() -> (u64, Duration) + 'a>,
+}
+
+/// Whether `WEFT_BENCH_CPU=1` asks for thread CPU time instead of wall time (1-thread
+/// contenders only; see the module doc).
+fn cpu_mode() -> bool {
+    static CPU: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *CPU.get_or_init(|| std::env::var_os("WEFT_BENCH_CPU").is_some_and(|v| v != "0"))
+}
+
+/// The clock of this run: this thread's CPU time in CPU mode (Linux), else wall time since
+/// the first call.
+fn stamp() -> Duration {
+    #[cfg(target_os = "linux")]
+    if cpu_mode() {
+        extern "C" {
+            /// `int clock_gettime(clockid_t clk, struct timespec *tp)` of the C library.
+            fn clock_gettime(clk: std::ffi::c_int, tp: *mut [i64; 2]) -> std::ffi::c_int;
+        }
+        const CLOCK_THREAD_CPUTIME_ID: std::ffi::c_int = 3;
+        let mut time = [0i64; 2];
+        // SAFETY: `time` is a writable `struct timespec` (two 64-bit fields on 64-bit
+        // Linux); the call only writes it.
+        unsafe { clock_gettime(CLOCK_THREAD_CPUTIME_ID, &mut time) };
+        return Duration::new(time[0] as u64, time[1] as u32);
+    }
+    static EPOCH: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+    EPOCH.get_or_init(Instant::now).elapsed()
+}
+
+/// Runs `f`, timed with [`stamp`].
+fn measure<R>(f: impl FnOnce() -> R) -> (R, Duration) {
+    let start = stamp();
+    let result = black_box(f());
+    (result, stamp().saturating_sub(start))
+}
+
+/// A contender whose whole call is timed.
+fn timed<'a>(name: impl Into<String>, mut f: impl FnMut() -> u64 + 'a) -> Contender<'a> {
+    Contender {
+        name: name.into(),
+        call: Box::new(move || measure(&mut f)),
+    }
+}
+
+/// `install` of either library's pool.
+trait Install: Sync {
+    fn run<R: Send>(&self, op: impl FnOnce() -> R + Send) -> R;
+}
+
+impl Install for weft::ThreadPool {
+    fn run<R: Send>(&self, op: impl FnOnce() -> R + Send) -> R {
+        self.install(op)
+    }
+}
+
+impl Install for rayon::ThreadPool {
+    fn run<R: Send>(&self, op: impl FnOnce() -> R + Send) -> R {
+        self.install(op)
+    }
+}
+
+/// A contender running `f` in `pool`: timed around `install` (wall time), or inside it (CPU
+/// mode: the worker's own CPU time, since a 1-thread pool runs everything on its worker).
+fn in_pool<'a>(
+    name: String,
+    pool: &'a impl Install,
+    f: impl Fn() -> u64 + Send + Sync + Copy + 'a,
+) -> Contender<'a> {
+    Contender {
+        name,
+        call: Box::new(move || {
+            if cpu_mode() {
+                pool.run(move || measure(f))
+            } else {
+                measure(|| pool.run(f))
+            }
+        }),
+    }
+}
+
+/// The pools every row uses: weft (default, and with the huge-page advice) and Rayon, at 1
+/// and 2 threads.
+struct Pools {
+    weft: Vec<(usize, weft::ThreadPool)>,
+    weft_huge: Vec<(usize, weft::ThreadPool)>,
+    rayon: Vec<(usize, rayon::ThreadPool)>,
+}
+
+impl Pools {
+    fn new() -> Self {
+        let weft = |threads, huge: bool| {
+            let builder = weft::ThreadPoolBuilder::new().num_threads(threads);
+            let builder = if huge {
+                builder.huge_pages(true)
+            } else {
+                builder
+            };
+            (threads, builder.build().unwrap())
+        };
+        let rayon = |threads| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            (threads, pool)
+        };
+        Pools {
+            weft: vec![weft(1, false), weft(2, false)],
+            weft_huge: vec![weft(1, true), weft(2, true)],
+            rayon: vec![rayon(1), rayon(2)],
+        }
+    }
+
+    /// `weft-1`, `weft-2`, `rayon-1`, `rayon-2` running `weft` and `rayon` in their pools
+    /// (and `huge-weft-1`, `huge-weft-2` if `huge`).
+    fn contenders<'a>(
+        &'a self,
+        huge: bool,
+        weft: impl Fn() -> u64 + Send + Sync + Copy + 'a,
+        rayon: impl Fn() -> u64 + Send + Sync + Copy + 'a,
+    ) -> Vec<Contender<'a>> {
+        let mut list = Vec::new();
+        for (threads, pool) in &self.weft {
+            list.push(in_pool(format!("weft-{threads}"), pool, weft));
+        }
+        for (threads, pool) in &self.rayon {
+            list.push(in_pool(format!("rayon-{threads}"), pool, rayon));
+        }
+        if huge {
+            for (threads, pool) in &self.weft_huge {
+                list.push(in_pool(format!("huge-weft-{threads}"), pool, weft));
+            }
+        }
+        list
+    }
+}
+
+/// Runs one row: checks that every contender's digest matches the first one's, then times
+/// them round-robin and prints (and appends to `WEFT_BENCH_TSV`) each one's median over the
+/// fastest sequential median.
+fn row(name: &str, mut contenders: Vec<Contender<'_>>, rounds: usize) {
+    if !interleave::selected(name) {
+        return;
+    }
+    if cpu_mode() {
+        // One thread's CPU time says nothing of a 2-thread contender.
+        contenders.retain(|c| !c.name.ends_with("-2"));
+    }
+    let digests: Vec<u64> = contenders
+        .iter_mut()
+        .map(|c| {
+            trim_heap();
+            (c.call)().0
+        })
+        .collect();
+    for (c, d) in contenders.iter().zip(&digests) {
+        assert_eq!(*d, digests[0], "{name}: {} disagrees", c.name);
+    }
+    let times = interleave::round_robin(contenders.len(), rounds, |i| {
+        trim_heap();
+        (contenders[i].call)().1
+    });
+    let medians: Vec<f64> = times.iter().map(|t| interleave::median(t)).collect();
+    let fastest: Vec<f64> = times.iter().map(|t| interleave::fastest(t)).collect();
+    let best_seq = contenders
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| c.name.starts_with("seq"))
+        .min_by(|a, b| medians[a.0].total_cmp(&medians[b.0]))
+        .map(|(i, _)| i)
+        .expect("every row has a sequential contender");
+    let mut line = format!(
+        "{name:<22} best sequential ({}) {:8.2} ms",
+        contenders[best_seq].name,
+        medians[best_seq] * 1e3
+    );
+    let mut tsv = String::new();
+    for (i, c) in contenders.iter().enumerate() {
+        let ratio = medians[i] / medians[best_seq];
+        let fastest_ratio = fastest[i] / fastest[best_seq];
+        line += &format!(" | {} {ratio:.3} ({fastest_ratio:.3})", c.name);
+        tsv += &format!(
+            "targets\t{name}\t{}\t{:.3}\t{:.3}\t{ratio:.4}\t{fastest_ratio:.4}\n",
+            c.name,
+            medians[i] * 1e3,
+            fastest[i] * 1e3
+        );
+    }
+    println!("{line}");
+    if let Ok(path) = std::env::var("WEFT_BENCH_TSV") {
+        let mut file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&path)
+            .unwrap_or_else(|e| panic!("cannot open {path}: {e}"));
+        file.write_all(tsv.as_bytes()).unwrap();
+    }
+}
+
+/// `n` pseudo-random `u64` (xorshift).
+fn random_u64s(n: usize, seed: u64) -> Vec<u64> {
+    let mut state = seed | 1;
+    (0..n)
+        .map(|_| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        })
+        .collect()
+}
+
+/// A digest of a vector, order-sensitive.
+fn digest(v: &[u64]) -> u64 {
+    v.iter().fold(v.len() as u64, |a, &x| a.rotate_left(5) ^ x)
+}
+
+/// The sequential contenders of a reduction row: std's form and a hand-written loop.
+macro_rules! seq_pair {
+    ($std:expr, $loop:expr) => {
+        vec![timed("seq-std", $std), timed("seq-loop", $loop)]
+    };
+}
+
+fn reductions(pools: &Pools, rounds: usize, n: usize) {
+    let v = random_u64s(n, 0x1234_5678_9abc_def0);
+    let f: Vec<f64> = v
+        .iter()
+        .map(|&x| (x >> 11) as f64 / (1u64 << 53) as f64 - 0.5)
+        .collect();
+    let (v, f) = (&v[..], &f[..]);
+    macro_rules! par {
+        ($kernel:ident, $input:expr) => {
+            pools.contenders(
+                false,
+                move || weft_side::$kernel(black_box($input)),
+                move || rayon_side::$kernel(black_box($input)),
+            )
+        };
+        (f64 $kernel:ident, $input:expr) => {
+            pools.contenders(
+                false,
+                move || weft_side::$kernel(black_box($input)).to_bits(),
+                move || rayon_side::$kernel(black_box($input)).to_bits(),
+            )
+        };
+    }
+    let max_loop = move || {
+        let v = black_box(v);
+        let mut max = v[0];
+        for &x in &v[1..] {
+            if x > max {
+                max = x;
+            }
+        }
+        max
+    };
+    let min_loop = move || {
+        let v = black_box(v);
+        let mut min = v[0];
+        for &x in &v[1..] {
+            if x < min {
+                min = x;
+            }
+        }
+        min
+    };
+
+    let mut list = seq_pair!(
+        move || black_box(v).iter().copied().max().unwrap(),
+        max_loop
+    );
+    list.extend(par!(max_u64, v));
+    row("max_u64", list, rounds);
+
+    let mut list = seq_pair!(
+        move || black_box(v).iter().copied().min().unwrap(),
+        min_loop
+    );
+    list.extend(par!(min_u64, v));
+    row("min_u64", list, rounds);
+
+    let key = weft_side::key;
+    let mut list = seq_pair!(
+        move || *black_box(v).iter().max_by_key(|&&x| key(x)).unwrap(),
+        move || {
+            let v = black_box(v);
+            let (mut best, mut best_key) = (v[0], key(v[0]));
+            for &x in &v[1..] {
+                let k = key(x);
+                if k >= best_key {
+                    (best, best_key) = (x, k);
+                }
+            }
+            best
+        }
+    );
+    list.extend(par!(max_by_key_u64, v));
+    row("max_by_key_u64", list, rounds);
+
+    let mut list = seq_pair!(
+        move || black_box(v)
+            .iter()
+            .copied()
+            .min_by(|a, b| a.cmp(b))
+            .unwrap(),
+        min_loop
+    );
+    list.extend(par!(min_by_u64, v));
+    row("min_by_u64", list, rounds);
+
+    let mut list = seq_pair!(
+        move || black_box(v).iter().copied().fold(0, u64::max),
+        max_loop
+    );
+    list.extend(par!(reduce_max_u64, v));
+    row("reduce_max_u64", list, rounds);
+
+    let mut list = seq_pair!(
+        move || black_box(v).iter().copied().fold(0, u64::max),
+        max_loop
+    );
+    list.extend(par!(fold_max_u64, v));
+    row("fold_max_u64", list, rounds);
+
+    let mut list = seq_pair!(
+        move || {
+            let max = black_box(f).iter().copied().max_by(|a, b| a.total_cmp(b));
+            max.unwrap().to_bits()
+        },
+        move || {
+            let f = black_box(f);
+            let mut max = f[0];
+            for &x in &f[1..] {
+                if x.total_cmp(&max).is_ge() {
+                    max = x;
+                }
+            }
+            max.to_bits()
+        }
+    );
+    list.extend(par!(f64 max_by_f64, f));
+    row("max_by_f64", list, rounds);
+
+    let mut list = seq_pair!(
+        move || {
+            let min = black_box(f)
+                .iter()
+                .copied()
+                .min_by(|a, b| a.partial_cmp(b).unwrap());
+            min.unwrap().to_bits()
+        },
+        move || {
+            let f = black_box(f);
+            let mut min = f[0];
+            for &x in &f[1..] {
+                if x < min {
+                    min = x;
+                }
+            }
+            min.to_bits()
+        }
+    );
+    list.extend(par!(f64 min_by_partial_f64, f));
+    row("min_by_partial_f64", list, rounds);
+
+    let mut list = seq_pair!(
+        move || black_box(f)
+            .iter()
+            .copied()
+            .fold(f64::NEG_INFINITY, f64::max)
+            .to_bits(),
+        move || {
+            let mut max = f64::NEG_INFINITY;
+            for &x in black_box(f) {
+                if x > max {
+                    max = x;
+                }
+            }
+            max.to_bits()
+        }
+    );
+    list.extend(par!(f64 reduce_max_f64, f));
+    row("reduce_max_f64", list, rounds);
+
+    let mut list = seq_pair!(
+        move || black_box(f)
+            .iter()
+            .copied()
+            .reduce(f64::min)
+            .unwrap()
+            .to_bits(),
+        move || {
+            let f = black_box(f);
+            let mut min = f[0];
+            for &x in &f[1..] {
+                if x < min {
+                    min = x;
+                }
+            }
+            min.to_bits()
+        }
+    );
+    list.extend(par!(f64 reduce_with_min_f64, f));
+    row("reduce_with_min_f64", list, rounds);
+
+    let mut list = seq_pair!(
+        move || {
+            let h = black_box(v).iter().fold(vec![0u64; 256], |mut h, &x| {
+                h[(x % 256) as usize] += 1;
+                h
+            });
+            digest(&h)
+        },
+        move || {
+            let mut h = vec![0u64; 256];
+            for &x in black_box(v) {
+                h[(x % 256) as usize] += 1;
+            }
+            digest(&h)
+        }
+    );
+    list.extend(pools.contenders(
+        false,
+        move || digest(&weft_side::histogram(black_box(v))),
+        move || digest(&rayon_side::histogram(black_box(v))),
+    ));
+    row("histogram_fold_vec", list, rounds);
+
+    for chunk in [16, 256] {
+        let mut list = seq_pair!(
+            move || black_box(v).iter().map(|&x| cheap(x)).sum(),
+            move || {
+                let chunks = black_box(v).chunks(chunk);
+                chunks
+                    .map(|c| c.iter().map(|&x| cheap(x)).sum::<u64>())
+                    .sum()
+            }
+        );
+        list.extend(pools.contenders(
+            false,
+            move || weft_side::nested(black_box(v), chunk),
+            move || rayon_side::nested(black_box(v), chunk),
+        ));
+        row(&format!("nested_chunks_{chunk}"), list, rounds);
+    }
+}
+
+fn collects(pools: &Pools, rounds: usize, n: usize) {
+    let mut list = vec![
+        timed("seq-std", move || {
+            digest(&(0..black_box(n)).map(scramble).collect::<Vec<u64>>())
+        }),
+        timed("huge-seq", move || {
+            let mut out: Vec<u64> = Vec::new();
+            huge_reserve(&mut out, n);
+            out.extend((0..black_box(n)).map(scramble));
+            digest(&out)
+        }),
+    ];
+    list.extend(pools.contenders(
+        true,
+        move || digest(&weft_side::map_collect(black_box(n))),
+        move || digest(&rayon_side::map_collect(black_box(n))),
+    ));
+    list.push(timed("floor-2", move || {
+        digest(&floor_map_collect(black_box(n)))
+    }));
+    row("map_collect_fresh", list, rounds);
+
+    let list = {
+        let mut list = vec![timed("seq-std", move || {
+            let kept = (0..black_box(n)).map(scramble).filter(|&x| keep_most(x));
+            digest(&kept.collect::<Vec<u64>>())
+        })];
+        list.extend(pools.contenders(
+            true,
+            move || digest(&weft_side::filter_collect(black_box(n))),
+            move || digest(&rayon_side::filter_collect(black_box(n))),
+        ));
+        list.push(timed("floor-2", move || {
+            digest(&floor_filter_collect(black_box(n)))
+        }));
+        list
+    };
+    row("filter_collect_fresh", list, rounds);
+}
+
+/// What two threads can do for a fresh collect with no library at all (contender
+/// `floor-2`, the machine's limit for the row): each maps its half of `0..n` into its half
+/// of one fresh buffer.
+fn floor_map_collect(n: usize) -> Vec<u64> {
+    let mut out: Vec<u64> = Vec::with_capacity(n);
+    let (low, high) = out.spare_capacity_mut().split_at_mut(n / 2);
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            for (slot, i) in high.iter_mut().zip(n / 2..) {
+                slot.write(scramble(i));
+            }
+        });
+        for (slot, i) in low.iter_mut().zip(0..) {
+            slot.write(scramble(i));
+        }
+    });
+    // SAFETY: the two loops above wrote all `n` slots (`low` and `high` cover them).
+    unsafe { out.set_len(n) };
+    out
+}
+
+/// The filtered collect's `floor-2`: each thread filters its half of `0..n` into the front
+/// of its half of one fresh buffer, then the second half's items move down to follow the
+/// first's (what weft's in-place collect does, without a library).
+fn floor_filter_collect(n: usize) -> Vec<u64> {
+    let mut out: Vec<u64> = Vec::with_capacity(n);
+    let (low, high) = out.spare_capacity_mut().split_at_mut(n / 2);
+    let fill = |slots: &mut [std::mem::MaybeUninit<u64>], range: std::ops::Range<usize>| {
+        let mut kept = 0;
+        for x in range.map(scramble).filter(|&x| keep_most(x)) {
+            slots[kept].write(x);
+            kept += 1;
+        }
+        kept
+    };
+    let (kept_low, kept_high) = std::thread::scope(|scope| {
+        let high_half = scope.spawn(|| fill(high, n / 2..n));
+        let kept_low = fill(low, 0..n / 2);
+        (kept_low, high_half.join().unwrap())
+    });
+    let start = out.as_mut_ptr();
+    // SAFETY: the first `kept_low` slots and the `kept_high` slots from `n / 2` were
+    // written above (`fill` returns how many it wrote at the front of its slots); the copy
+    // moves the latter down inside the buffer (`ptr::copy` allows the overlap), after which
+    // the first `kept_low + kept_high` slots hold the items in order.
+    unsafe {
+        std::ptr::copy(start.add(n / 2), start.add(kept_low), kept_high);
+        out.set_len(kept_low + kept_high);
+    }
+    out
+}
+
+/// `Vec::reserve` plus the huge-page advice weft's own collect gives a buffer this large
+/// when asked (the best sequential code for a fresh collect with the advice).
+fn huge_reserve(out: &mut Vec<u64>, n: usize) {
+    out.reserve(n);
+    #[cfg(all(
+        target_os = "linux",
+        any(target_arch = "x86_64", target_arch = "aarch64")
+    ))]
+    {
+        extern "C" {
+            /// `int madvise(void *addr, size_t length, int advice)` of the C library.
+            fn madvise(
+                addr: *mut std::ffi::c_void,
+                length: usize,
+                advice: std::ffi::c_int,
+            ) -> std::ffi::c_int;
+        }
+        const MADV_HUGEPAGE: std::ffi::c_int = 14;
+        let first = out.as_mut_ptr() as usize / 4096 * 4096;
+        let end = (out.as_mut_ptr() as usize + out.capacity() * 8).next_multiple_of(4096);
+        // SAFETY: the range covers the pages of `out`'s own buffer (rounded out to whole
+        // pages); `MADV_HUGEPAGE` changes only which page size backs them, never their
+        // contents, and a refused call just returns an error.
+        unsafe {
+            madvise(first as *mut std::ffi::c_void, end - first, MADV_HUGEPAGE);
+        }
+    }
+}
+
+fn sort(pools: &Pools, rounds: usize, n: usize) {
+    let input = random_u64s(n, 0x5eed);
+    let input = &input[..];
+    // A contender sorting a fresh copy of `input`; the copy is not timed.
+    // A contender sorting a fresh copy of `input` in `pool` (`None`: on this thread); the
+    // copy is not timed.
+    fn sorting<'a, P: Install>(
+        name: impl Into<String>,
+        input: &'a [u64],
+        pool: Option<&'a P>,
+        sort: fn(&mut [u64]),
+    ) -> Contender<'a> {
+        Contender {
+            name: name.into(),
+            call: Box::new(move || {
+                let mut v = input.to_vec();
+                let elapsed = match pool {
+                    None => measure(|| sort(&mut v)).1,
+                    Some(pool) if cpu_mode() => pool.run(|| measure(|| sort(&mut v)).1),
+                    Some(pool) => measure(|| pool.run(|| sort(&mut v))).1,
+                };
+                (digest(&v), elapsed)
+            }),
+        }
+    }
+    let no_pool: Option<&weft::ThreadPool> = None;
+    let mut list = vec![sorting("seq-std", input, no_pool, |v| v.sort())];
+    for (threads, pool) in &pools.weft {
+        let name = format!("weft-{threads}");
+        list.push(sorting(name, input, Some(pool), weft_side::stable_sort));
+    }
+    for (threads, pool) in &pools.rayon {
+        let name = format!("rayon-{threads}");
+        list.push(sorting(name, input, Some(pool), rayon_side::stable_sort));
+    }
+    for (threads, pool) in &pools.weft_huge {
+        let name = format!("huge-weft-{threads}");
+        list.push(sorting(name, input, Some(pool), weft_side::stable_sort));
+    }
+    row("par_sort_stable_u64", list, rounds);
+}
+
+fn others(pools: &Pools, rounds: usize, scale: usize) {
+    let levels = if scale >= 10 { 20 } else { 23 };
+    if interleave::selected("tree_sum") {
+        let tree = Node::tree(levels);
+        let tree = &*tree;
+        let mut list = vec![timed("seq-std", move || {
+            tree_sum_sequential(black_box(tree))
+        })];
+        list.extend(pools.contenders(
+            false,
+            move || weft_side::tree_sum(black_box(tree)),
+            move || rayon_side::tree_sum(black_box(tree)),
+        ));
+        row("tree_sum", list, rounds);
+    }
+
+    let mut text = String::new();
+    let words = random_u64s(50_000_000 / scale / 6, 99);
+    for w in &words {
+        text.push_str(["alpha", "be", "gamma\n", "d", "epsilon\n", "\n"][(w % 6) as usize]);
+    }
+    let text = &text[..];
+    let mut list = vec![timed("seq-std", move || {
+        black_box(text).lines().map(line_value).sum()
+    })];
+    list.extend(pools.contenders(
+        false,
+        move || weft_side::lines_sum(black_box(text)),
+        move || rayon_side::lines_sum(black_box(text)),
+    ));
+    row("par_lines_sum", list, rounds);
+
+    let v = random_u64s(2_000_000 / scale, 7);
+    let v = &v[..];
+    let mut list = vec![timed("seq-std", move || {
+        black_box(v).iter().map(|&x| fine(x)).sum()
+    })];
+    list.extend(pools.contenders(
+        false,
+        move || weft_side::bridge_sum(black_box(v)),
+        move || rayon_side::bridge_sum(black_box(v)),
+    ));
+    row("par_bridge_sum", list, rounds);
+}
+
+fn main() {
+    let rounds = interleave::rounds(15);
+    let scale: usize = std::env::var("WEFT_BENCH_SCALE")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .filter(|&s| s > 0)
+        .unwrap_or(1);
+    let pools = Pools::new();
+    println!(
+        "time / best sequential time: median (fastest call), {rounds} interleaved rounds, sizes / {scale}"
+    );
+    reductions(&pools, rounds, 50_000_000 / scale);
+    collects(&pools, rounds, 10_000_000 / scale);
+    sort(&pools, rounds, 10_000_000 / scale);
+    others(&pools, rounds, scale);
+}
