@@ -324,10 +324,9 @@ where
         while self.starts[known].get().is_none() {
             known -= 1; // `starts[0]` is set, so this stops at 0
             if self.totals[known].get().is_none() {
-                let op = self.op;
                 let total = self
                     .read(whole, self.block_range(known))
-                    .fold((self.identity)(), |total, item| op(total, item));
+                    .fold((self.identity)(), self.op);
                 let _ = self.totals[known].set(total);
             }
         }
@@ -343,70 +342,162 @@ where
         start.expect("the start of block k is known")
     }
 
-    /// The state of the scan just before item `pos`: block `k`'s start, folded with the
-    /// items of block `k` before `pos` (read again through `whole` if `pos` is inside the
-    /// block). With `total` (when the piece will reach the block's end and nobody has
-    /// published the block's total yet) the block's total is computed alongside.
-    fn enter<P: Producer<Item = T>>(&self, pos: usize, to_block_end: bool, whole: &P) -> Chains<T> {
-        let k = self.block_of(pos);
-        let first = self.block_range(k).start;
+    /// The scan of `items`, the items from `pos` of the block that holds `pos` (up to that
+    /// block's end if `to_block_end`): it starts from the block's start folded with the
+    /// block's items before `pos` (read again through `whole` if `pos` is inside the block),
+    /// and computes the block's total alongside if it reaches the block's end and the total
+    /// is still unknown (not for the last block: nothing needs its total).
+    fn block_scan<P, I, const INCLUSIVE: bool>(
+        &self,
+        pos: usize,
+        to_block_end: bool,
+        whole: &P,
+        items: I,
+    ) -> BlockScan<'_, 'f, I, T, ID, OP, INCLUSIVE>
+    where
+        P: Producer<Item = T>,
+    {
+        let op = self.op;
+        let block = self.block_of(pos);
+        let first = self.block_range(block).start;
         let needs_total =
-            to_block_end && k + 1 < self.totals.len() && self.totals[k].get().is_none();
-        let mut chains = Chains {
-            running: Some(self.start_of(k, whole)),
-            total: needs_total.then(|| (self.identity)()),
-        };
+            to_block_end && block + 1 < self.totals.len() && self.totals[block].get().is_none();
+        let mut running = self.start_of(block, whole);
+        let mut total = needs_total.then(|| (self.identity)());
         if pos > first {
             for item in self.read(whole, first..pos) {
-                chains.advance(item, self.op);
+                if let Some(sum) = total.take() {
+                    total = Some(op(sum, item.clone()));
+                }
+                running = op(running, item);
             }
         }
-        chains
-    }
-
-    /// Publishes block `k`'s total, if `chains` computed it over the whole block.
-    fn leave(&self, k: usize, chains: Chains<T>) {
-        if let Some(total) = chains.total {
-            let _ = self.totals[k].set(total);
+        BlockScan {
+            items,
+            running: Some(running),
+            total,
+            table: self,
+            block,
         }
     }
 }
 
-/// The running value of a scan inside one block and, while it is needed, the block's total
-/// from `identity()`. `running` is `None` only in the middle of a step.
-struct Chains<T> {
+/// The scan's results over `items`, part of one block: each from `running` and the items
+/// up to it; `total`, while the block's total is wanted, the fold of the block's items from
+/// `identity()`, published in the table once `items` run out. `running` is `None` only in
+/// the middle of a step.
+struct BlockScan<'t, 'f, I, T, ID, OP, const INCLUSIVE: bool> {
+    items: I,
     running: Option<T>,
     total: Option<T>,
+    table: &'t Prefixes<'f, T, ID, OP>,
+    block: usize,
 }
 
-impl<T: Clone> Chains<T> {
-    /// Takes in `item`, giving nothing out (a piece re-reading the start of its block).
-    #[inline]
-    fn advance<OP: Fn(T, T) -> T>(&mut self, item: T, op: &OP) {
+impl<I, T, ID, OP, const INCLUSIVE: bool> BlockScan<'_, '_, I, T, ID, OP, INCLUSIVE>
+where
+    I: Iterator<Item = T>,
+    T: Clone,
+    OP: Fn(T, T) -> T,
+{
+    /// Publishes the block's total, computed over all of the block.
+    fn publish(&self, total: T) {
+        let _ = self.table.totals[self.block].set(total);
+    }
+}
+
+impl<I, T, ID, OP, const INCLUSIVE: bool> Iterator for BlockScan<'_, '_, I, T, ID, OP, INCLUSIVE>
+where
+    I: Iterator<Item = T>,
+    T: Clone,
+    OP: Fn(T, T) -> T,
+{
+    type Item = T;
+
+    fn next(&mut self) -> Option<T> {
+        let op = self.table.op;
+        let Some(item) = self.items.next() else {
+            if let Some(total) = self.total.take() {
+                self.publish(total);
+            }
+            return None;
+        };
         if let Some(total) = self.total.take() {
             self.total = Some(op(total, item.clone()));
         }
         let running = self.running.take().expect("a scan step completed");
-        self.running = Some(op(running, item));
+        let (running, out) = Self::step(op, running, item);
+        self.running = Some(running);
+        Some(out)
     }
 
-    /// Takes in `item` and gives out the scan's result at it: the running value after it
-    /// (inclusive) or before it (exclusive).
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.items.size_hint()
+    }
+
+    /// The hot loop (a collect's, a sum's): the running value and the total live in locals,
+    /// so a step is one or two calls of `op` and one clone, with no `Option` to test.
+    /// Inlined into the folder's loop, whose own state (a collect's next slot) then stays
+    /// in registers: measured, out of line it was stored back at every item.
     #[inline]
-    fn step<OP: Fn(T, T) -> T, const INCLUSIVE: bool>(&mut self, item: T, op: &OP) -> T {
-        if let Some(total) = self.total.take() {
-            self.total = Some(op(total, item.clone()));
+    fn fold<B, G: FnMut(B, T) -> B>(self, init: B, mut fold_op: G) -> B {
+        let BlockScan {
+            items,
+            running,
+            total,
+            table,
+            block,
+        } = self;
+        let op = table.op;
+        let mut running = running.expect("a scan step completed");
+        let mut acc = init;
+        match total {
+            Some(mut total) => {
+                for item in items {
+                    total = op(total, item.clone());
+                    let out;
+                    (running, out) = Self::step(op, running, item);
+                    acc = fold_op(acc, out);
+                }
+                let _ = table.totals[block].set(total);
+            }
+            None => {
+                for item in items {
+                    let out;
+                    (running, out) = Self::step(op, running, item);
+                    acc = fold_op(acc, out);
+                }
+            }
         }
-        let running = self.running.take().expect("a scan step completed");
+        acc
+    }
+}
+
+impl<I, T, ID, OP, const INCLUSIVE: bool> BlockScan<'_, '_, I, T, ID, OP, INCLUSIVE>
+where
+    T: Clone,
+    OP: Fn(T, T) -> T,
+{
+    /// One step over `item` from `running`: the new running value, and the result given out
+    /// for `item` (the new value if inclusive, the old one if exclusive). One clone.
+    #[inline(always)]
+    fn step(op: &OP, running: T, item: T) -> (T, T) {
         if INCLUSIVE {
             let next = op(running, item);
-            self.running = Some(next.clone());
-            next
+            (next.clone(), next)
         } else {
-            self.running = Some(op(running.clone(), item));
-            running
+            (op(running.clone(), item), running)
         }
     }
+}
+
+impl<I, T, ID, OP, const INCLUSIVE: bool> ExactSizeIterator
+    for BlockScan<'_, '_, I, T, ID, OP, INCLUSIVE>
+where
+    I: ExactSizeIterator<Item = T>,
+    T: Clone,
+    OP: Fn(T, T) -> T,
+{
 }
 
 /// The scan's results over `base`, the items `start..start + len` of the whole base;
@@ -489,43 +580,28 @@ where
         )
     }
 
-    /// Block by block, each block's items handed to the folder in one `consume_iter`.
+    /// Block by block, each block's part handed to the folder in one `consume_iter`.
     fn fold_with<F: Folder<T>>(self, folder: F) -> F {
-        let ScanProducer {
-            base,
-            whole,
-            start,
-            len,
-            table,
-        } = self;
-        let op = table.op;
-        let (mut folder, mut rest, mut pos, end) = (folder, base, start, start + len);
-        while pos < end && !folder.full() {
-            let k = table.block_of(pos);
-            let block_end = table.block_range(k).end;
-            let segment_end = Ord::min(block_end, end);
-            let (segment, tail) = rest.split_at(segment_end - pos);
-            let to_block_end = segment_end == block_end;
-            let mut chains = table.enter(pos, to_block_end, &whole);
-            let mut items = segment.into_iter();
-            folder = folder
-                .consume_iter((&mut items).map(|item| chains.step::<OP, INCLUSIVE>(item, op)));
-            if to_block_end && items.len() == 0 {
-                table.leave(k, chains);
+        let mut iter = self.into_iter();
+        let mut folder = folder;
+        while let Some(segment) = iter.open_segment() {
+            folder = folder.consume_iter(segment);
+            if folder.full() {
+                break;
             }
-            (rest, pos) = (tail, segment_end);
         }
         folder
     }
 }
 
-/// The sequential iterator of a scan's piece. Forwards, block by block as the producer's
-/// fold; `next_back` first computes every result left (a scan has no way back) and keeps them.
+/// The sequential iterator of a scan's piece: block by block, each block's part a
+/// [`BlockScan`]. `next_back` first computes every result left (a scan has no way back) and
+/// keeps them.
 struct ScanIter<'t, P: Producer, T, ID, OP, const INCLUSIVE: bool> {
     /// The items from `pos` on, not yet in a segment.
     rest: Option<P>,
     /// The part of the current block being read.
-    segment: Option<Segment<P::IntoIter, T>>,
+    segment: Option<BlockScan<'t, 't, P::IntoIter, T, ID, OP, INCLUSIVE>>,
     pos: usize,
     end: usize,
     whole: P,
@@ -534,15 +610,7 @@ struct ScanIter<'t, P: Producer, T, ID, OP, const INCLUSIVE: bool> {
     buffered: Option<VecDeque<T>>,
 }
 
-/// The items of one block that one piece reads, and the scan's state in it.
-struct Segment<I, T> {
-    items: I,
-    block: usize,
-    to_block_end: bool,
-    chains: Chains<T>,
-}
-
-impl<P, T, ID, OP, const INCLUSIVE: bool> ScanIter<'_, P, T, ID, OP, INCLUSIVE>
+impl<'t, P, T, ID, OP, const INCLUSIVE: bool> ScanIter<'t, P, T, ID, OP, INCLUSIVE>
 where
     P: Producer<Item = T>,
     T: Clone,
@@ -550,32 +618,23 @@ where
     OP: Fn(T, T) -> T,
 {
     /// The next block's part of the items, or `None` at the end.
-    fn open_segment(&mut self) -> Option<Segment<P::IntoIter, T>> {
+    fn open_segment(&mut self) -> Option<BlockScan<'t, 't, P::IntoIter, T, ID, OP, INCLUSIVE>> {
         if self.pos == self.end {
             return None;
         }
         let table = self.table;
-        let block = table.block_of(self.pos);
-        let block_end = table.block_range(block).end;
+        let block_end = table.block_range(table.block_of(self.pos)).end;
         let segment_end = Ord::min(block_end, self.end);
         let rest = self.rest.take().expect("items remain before the end");
         let (items, tail) = rest.split_at(segment_end - self.pos);
-        let to_block_end = segment_end == block_end;
-        let chains = table.enter(self.pos, to_block_end, &self.whole);
+        let segment = table.block_scan(
+            self.pos,
+            segment_end == block_end,
+            &self.whole,
+            items.into_iter(),
+        );
         (self.rest, self.pos) = (Some(tail), segment_end);
-        Some(Segment {
-            items: items.into_iter(),
-            block,
-            to_block_end,
-            chains,
-        })
-    }
-
-    /// Publishes what a fully read segment computed.
-    fn close_segment(&self, segment: Segment<P::IntoIter, T>) {
-        if segment.to_block_end {
-            self.table.leave(segment.block, segment.chains);
-        }
+        Some(segment)
     }
 }
 
@@ -594,11 +653,9 @@ where
         }
         loop {
             if let Some(segment) = &mut self.segment {
-                if let Some(item) = segment.items.next() {
-                    return Some(segment.chains.step::<OP, INCLUSIVE>(item, self.table.op));
+                if let Some(item) = segment.next() {
+                    return Some(item);
                 }
-                let done = self.segment.take().expect("a segment is open");
-                self.close_segment(done);
             }
             self.segment = Some(self.open_segment()?);
         }
@@ -619,15 +676,12 @@ where
         if let Some(buffered) = self.buffered.take() {
             return buffered.into_iter().fold(init, fold_op);
         }
-        let op = self.table.op;
         let mut acc = init;
-        let mut segment = self.segment.take();
-        while let Some(mut open) = segment.take().or_else(|| self.open_segment()) {
-            let chains = &mut open.chains;
-            acc = (&mut open.items).fold(acc, |acc, item| {
-                fold_op(acc, chains.step::<OP, INCLUSIVE>(item, op))
-            });
-            self.close_segment(open);
+        if let Some(segment) = self.segment.take() {
+            acc = segment.fold(acc, &mut fold_op);
+        }
+        while let Some(segment) = self.open_segment() {
+            acc = segment.fold(acc, &mut fold_op);
         }
         acc
     }
