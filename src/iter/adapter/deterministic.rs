@@ -49,11 +49,11 @@ impl<I> Deterministic<I> {
     /// use weft::prelude::*;
     ///
     /// // Slow items: one leaf per item, so that 64 items keep many workers busy.
-    /// let total: u64 = (0..64u64)
+    /// let total: u64 = (0..64u32)
     ///     .into_par_iter()
     ///     .deterministic()
     ///     .with_grain(1)
-    ///     .map(|i| i * i)
+    ///     .map(|i| u64::from(i * i))
     ///     .sum();
     /// assert_eq!(total, (0..64u64).map(|i| i * i).sum());
     /// ```

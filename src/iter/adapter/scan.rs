@@ -51,9 +51,9 @@ use crate::plumbing::SplitTree;
 /// ```
 /// use weft::prelude::*;
 ///
-/// let v: Vec<u32> = (1..=5).into_par_iter().inclusive_scan(|| 0, |a, b| a + b).collect();
+/// let v: Vec<u32> = (1..6).into_par_iter().inclusive_scan(|| 0, |a, b| a + b).collect();
 /// assert_eq!(v, [1, 3, 6, 10, 15]);
-/// let v: Vec<u32> = (1..=5).into_par_iter().exclusive_scan(|| 0, |a, b| a + b).collect();
+/// let v: Vec<u32> = (1..6).into_par_iter().exclusive_scan(|| 0, |a, b| a + b).collect();
 /// assert_eq!(v, [0, 1, 3, 6, 10]);
 /// ```
 #[must_use = "iterator adapters are lazy and do nothing unless consumed"]
