@@ -490,6 +490,8 @@ fn plain_sum_depends_on_where_work_is_cut_and_deterministic_does_not() {
         expected.to_bits()
     );
 
+    // ORDERING: the flag carries no data; Release/Acquire only so that the wait is not
+    // reordered around the store, Relaxed for the resets between runs (no thread is running).
     let upper_seen = AtomicBool::new(false);
     let wait_for_a_thief = |i: usize, x: f32| {
         if i >= LEN / 2 {

@@ -132,6 +132,7 @@ fn scans_read_once_when_the_base_cannot_be_read_twice() {
                 .inclusive_scan(|| IDENTITY, compose)
                 .collect();
             assert!(got == inclusive, "by value, n {n}, {threads} threads");
+            // ORDERING: a counter read after the scan, which `join` orders after every add.
             let calls = AtomicUsize::new(0);
             let got: Vec<Affine> = maps
                 .par_iter()
@@ -319,7 +320,8 @@ fn in_place_float_scan_is_bitwise_the_same_on_every_pool() {
     }
 }
 
-/// Counts live values: made (new or cloned) minus dropped.
+/// Counts live values: made (new or cloned) minus dropped. (ORDERING: plain counters, read
+/// after the scan's `join`s, whose latches order every update before the reads.)
 static LIVE: AtomicUsize = AtomicUsize::new(0);
 static MADE: AtomicUsize = AtomicUsize::new(0);
 

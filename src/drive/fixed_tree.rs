@@ -19,7 +19,7 @@ use std::num::NonZeroUsize;
 
 use super::fold_indexed;
 use crate::plumbing::{Consumer, Folder, Producer, Reducer, SplitTree};
-use crate::pool::{current_num_threads, join_context, on_a_worker};
+use crate::pool::{current_num_threads, join, on_a_worker};
 
 /// Leaves of the default tree hold at most this many items. At about 1 ns per item (a float
 /// sum is a dependent chain of adds), a leaf's own cost (a `join`, a producer and a consumer
@@ -109,9 +109,9 @@ where
     if len <= leaf || current_num_threads() == 1 {
         // One leaf, or nobody to share the leaves with: the same tree, walked in order here
         // (on a worker, as every driver runs closures: thread names, `current_thread_index`).
-        return on_a_worker(move || walk_here(len, leaf, producer, consumer));
+        return on_a_worker(move || walk::<P, C, false>(len, leaf, producer, consumer));
     }
-    walk_shared(len, leaf, producer, consumer)
+    walk::<P, C, true>(len, leaf, producer, consumer)
 }
 
 /// Where a node of `len > leaf` items is cut: after the first `b - b / 2` of its `b` leaves.
@@ -121,8 +121,9 @@ fn split_point(len: usize, leaf: usize) -> usize {
     (leaves - leaves / 2) * leaf
 }
 
-/// The tree below a node, each right child offered to idle workers as a `join`'s `b`.
-fn walk_shared<P, C>(len: usize, leaf: usize, producer: P, consumer: C) -> C::Result
+/// The tree below a node. `SHARED`: each right child is the `b` of a `join`, which idle
+/// workers may steal; else the same tree is walked on this thread alone, left then right.
+fn walk<P, C, const SHARED: bool>(len: usize, leaf: usize, producer: P, consumer: C) -> C::Result
 where
     P: Producer,
     C: Consumer<P::Item>,
@@ -136,31 +137,13 @@ where
     let mid = split_point(len, leaf);
     let (left_producer, right_producer) = producer.split_at(mid);
     let (left_consumer, right_consumer, reducer) = consumer.split_at_sized(mid, len);
-    let (left, right) = join_context(
-        |_| walk_shared(mid, leaf, left_producer, left_consumer),
-        |_| walk_shared(len - mid, leaf, right_producer, right_consumer),
-    );
-    reducer.reduce(left, right)
-}
-
-/// The tree below a node, walked on this thread alone: the same leaves and reductions as
-/// [`walk_shared`], without its `join`s.
-fn walk_here<P, C>(len: usize, leaf: usize, producer: P, consumer: C) -> C::Result
-where
-    P: Producer,
-    C: Consumer<P::Item>,
-{
-    if consumer.full() {
-        return consumer.into_folder().complete();
-    }
-    if len <= leaf {
-        return fold_leaf(len, producer, consumer);
-    }
-    let mid = split_point(len, leaf);
-    let (left_producer, right_producer) = producer.split_at(mid);
-    let (left_consumer, right_consumer, reducer) = consumer.split_at_sized(mid, len);
-    let left = walk_here(mid, leaf, left_producer, left_consumer);
-    let right = walk_here(len - mid, leaf, right_producer, right_consumer);
+    let left = || walk::<P, C, SHARED>(mid, leaf, left_producer, left_consumer);
+    let right = || walk::<P, C, SHARED>(len - mid, leaf, right_producer, right_consumer);
+    let (left, right) = if SHARED {
+        join(left, right)
+    } else {
+        (left(), right())
+    };
     reducer.reduce(left, right)
 }
 

@@ -26,8 +26,9 @@
 //! On one thread the tree is walked in order and every start is known when its block is
 //! reached: one pass over the input, with one more `op` per item than a sequential scan
 //! (the totals). On two, the thief of the upper half reads part of the lower half once more
-//! (about a third of it when memory-bound: it reads at twice the rate the owner reads and
-//! writes), instead of the whole input as the classic reduce-then-scan does. A base that
+//! (it reads at about twice the rate the owner reads and writes, so they meet about a third
+//! of the way down; measured over a whole scan of 5·10^7 items: 1.4 reads per item), where
+//! the classic reduce-then-scan reads every item twice. A base that
 //! cannot be read twice (it owns its items, or is a `map` whose closure would run twice) is
 //! collected into a buffer first and scanned from there.
 //!
@@ -768,6 +769,7 @@ mod tests {
         fn into_iter(self) -> Self::IntoIter {
             let reads = self.reads;
             let count: Box<dyn FnMut(&u64) + 'a> = Box::new(move |_| {
+                // ORDERING: a counter, read after the scan's joins have ordered every add.
                 reads.fetch_add(1, Ordering::Relaxed);
             });
             self.items.iter().copied().inspect(count)
