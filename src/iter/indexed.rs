@@ -544,7 +544,9 @@ pub trait IndexedParallelIterator: ParallelIterator {
     /// use weft::prelude::*;
     ///
     /// // Values spread over 30 orders of magnitude: the order of the adds shows in the bits.
-    /// let v: Vec<f32> = (0..100_000u32).map(|i| (i % 97) as f32 * 1e-15 * 7e5f32.powi((i % 7) as i32)).collect();
+    /// let v: Vec<f32> = (0..100_000u32)
+    ///     .map(|i| (i % 97) as f32 * 1e-15 * 7e5f32.powi((i % 7) as i32))
+    ///     .collect();
     /// let sum = |threads| {
     ///     let pool = weft::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
     ///     pool.install(|| v.par_iter().deterministic().map(|a| a * 1.0001).sum::<f32>())
@@ -625,8 +627,11 @@ pub trait IndexedParallelIterator: ParallelIterator {
     ///
     /// // Not commutative: composing affine maps x -> m x + c (mod 1000), earliest first.
     /// let maps: Vec<(u64, u64)> = (0..500).map(|i| (i % 7 + 1, i % 11)).collect();
-    /// let compose = |(m1, c1): (u64, u64), (m2, c2): (u64, u64)| ((m2 * m1) % 1000, (m2 * c1 + c2) % 1000);
-    /// let scanned: Vec<(u64, u64)> = maps.par_iter().copied().inclusive_scan(|| (1, 0), compose).collect();
+    /// let compose = |(m1, c1): (u64, u64), (m2, c2): (u64, u64)| {
+    ///     ((m2 * m1) % 1000, (m2 * c1 + c2) % 1000)
+    /// };
+    /// let scanned: Vec<(u64, u64)> =
+    ///     maps.par_iter().copied().inclusive_scan(|| (1, 0), compose).collect();
     /// let mut expected = (1, 0);
     /// for (i, &map) in maps.iter().enumerate() {
     ///     expected = compose(expected, map);
@@ -677,7 +682,8 @@ pub trait IndexedParallelIterator: ParallelIterator {
     ///
     /// // Where each piece starts when the pieces are laid end to end.
     /// let lens: Vec<usize> = vec![3, 0, 2, 5];
-    /// let offsets: Vec<usize> = lens.par_iter().copied().exclusive_scan(|| 0, |a, b| a + b).collect();
+    /// let offsets: Vec<usize> =
+    ///     lens.par_iter().copied().exclusive_scan(|| 0, |a, b| a + b).collect();
     /// assert_eq!(offsets, [0, 3, 3, 5]);
     /// ```
     fn exclusive_scan<ID, OP>(self, identity: ID, op: OP) -> ExclusiveScan<Self, ID, OP>

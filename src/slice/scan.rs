@@ -7,7 +7,8 @@
 //! ```text
 //! total[k]   = fold of block k's items, from its first        -- left to right
 //! start[1]   = total[0],  start[k + 1] = op(start[k], total[k])
-//! out[i]     = x[0] ⊕ ... ⊕ x[i] within block 0;  start[k] ⊕ x[first of k] ⊕ ... ⊕ x[i] in block k
+//! out[i]     = x[0] ⊕ ... ⊕ x[i]                   -- i in block 0
+//! out[i]     = start[k] ⊕ x[first of k] ⊕ ... ⊕ x[i]   -- i in block k > 0
 //! ```
 //!
 //! In place, a block's items are gone once it is scanned, so a worker cannot read another's
