@@ -7,13 +7,18 @@
 //! let sources that pace themselves (`par_bridge`, the block adapters) ask the pool.
 //! Indexed work goes to the on-steal driver ([`on_steal`]): one work-stealing index range
 //! per owner, split only when a thief takes half of what is left (`README.md` here has the
-//! protocol). Unindexed work uses the recursive split-in-half driver in [`halving`]; with
-//! the `bench-internals` feature a benchmark can send indexed work there too, to compare.
+//! protocol). A producer that asks for a split tree fixed by its length alone
+//! (`deterministic()`, scans) goes to [`fixed_tree`] instead. Unindexed work uses the
+//! recursive split-in-half driver in [`halving`]; with the `bench-internals` feature a
+//! benchmark can send indexed work there too, to compare.
 
 mod clock; // the cheap timestamps that size the on-steal driver's blocks
+mod fixed_tree; // a split tree fixed by the length alone: deterministic() and scans
 mod halving; // recursive split-in-half with a budget that resets when a job is stolen
 mod on_steal; // lazy splitting of indexed work over a work-stealing index range
 mod steal_range; // lock-free work-stealing index range and its producer hand-off
+
+pub(crate) use fixed_tree::leaf_len;
 
 use crate::plumbing::{Consumer, Folder, Producer, UnindexedConsumer, UnindexedProducer};
 
@@ -65,6 +70,9 @@ where
     P: Producer,
     C: Consumer<P::Item>,
 {
+    if let Some(leaf) = fixed_tree::requested(len, &producer) {
+        return fixed_tree::drive(len, leaf, producer, consumer);
+    }
     if halving_for_indexed() {
         halving::drive_indexed(len, producer, consumer)
     } else {

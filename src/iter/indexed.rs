@@ -535,4 +535,163 @@ pub trait IndexedParallelIterator: ParallelIterator {
     fn by_uniform_blocks(self, block_size: usize) -> UniformBlocks<Self> {
         UniformBlocks::new(self, block_size)
     }
+
+    /// Makes every reduction of this iterator, and of the chain built on it, give bitwise
+    /// the same result for the same input and closures, whatever the pool size and however
+    /// work is stolen. A weft extension (Rayon has no such method).
+    ///
+    /// ```
+    /// use weft::prelude::*;
+    ///
+    /// // Values spread over 30 orders of magnitude: the order of the adds shows in the bits.
+    /// let v: Vec<f32> = (0..100_000u32)
+    ///     .map(|i| (i % 97) as f32 * 1e-15 * 7e5f32.powi((i % 7) as i32))
+    ///     .collect();
+    /// let sum = |threads| {
+    ///     let pool = weft::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+    ///     pool.install(|| v.par_iter().deterministic().map(|a| a * 1.0001).sum::<f32>())
+    /// };
+    /// let one = sum(1);
+    /// for threads in [2, 3, 8] {
+    ///     assert_eq!(sum(threads).to_bits(), one.to_bits());
+    /// }
+    /// ```
+    ///
+    /// **How.** Weft normally splits work where idle workers steal it, and reduces the pieces
+    /// in that shape; for a float sum the shape shows in the last bits. After
+    /// `deterministic()` the split tree depends on the length alone: the items are cut into
+    /// *leaves* of a fixed number of items (the *grain*; the last leaf may be shorter), a node
+    /// of several leaves gives the first half of them (rounded up) to its left child, each
+    /// leaf is folded in index order into a folder of its own, and the results are reduced in
+    /// that tree, left before right. Which worker folds which leaf is still decided by
+    /// stealing, so the work stays balanced. The default grain is `len / 256` rounded up, at
+    /// least 1 and at most 4096 items: at least 256 leaves (enough to keep many workers busy
+    /// when items are slow) and, for long inputs, leaves long enough that a leaf's own cost
+    /// (about one `join`, a split, a folder and a reduce) stays near 1% of folding 4096 cheap
+    /// items. [`Deterministic::with_grain`] sets another; `with_min_len` / `with_max_len`
+    /// earlier in the chain bound the leaf too. The results depend on the grain and the
+    /// length, never on the pool.
+    ///
+    /// **Covered**, after `deterministic()` and through the adapters that follow it (`map`,
+    /// `filter`, `filter_map`, `zip`, `enumerate`, `chunks`, `rev`, `skip`, `take`,
+    /// `step_by`, `inspect`, `flat_map`, `flat_map_iter`, `fold`, ...):
+    /// - `sum` and `product`, of floats too: the same bits on every pool. They are not the
+    ///   bits of the sequential `Iterator::sum` (the tree adds in another order, which is
+    ///   usually more accurate).
+    /// - `reduce`, `reduce_with`, `fold(..).reduce(..)`, `fold(..).sum()`: `op` gets the same
+    ///   operands in the same order. `fold` makes one accumulator per leaf, so
+    ///   `fold(..).collect()` gives the same accumulators too.
+    /// - `min`, `max`, `min_by`, `max_by`, `min_by_key`, `max_by_key`: the first of equal
+    ///   minima, the last of equal maxima, as in `Iterator` (weft does so on every pool even
+    ///   without `deterministic()` when the comparison is a total order; with one that is not,
+    ///   such as `partial_cmp` on floats with NaN taken as equal, the fixed tree fixes the
+    ///   answer too).
+    /// - `collect`, `unzip`, `partition`, `find_first`, `find_last`: in index order, as always.
+    /// - Loops nested inside: an indexed parallel iterator that runs while a leaf is folded (a
+    ///   `par_iter().sum()` inside `map`, the inner iterators of `flat_map`) is driven in a
+    ///   fixed tree too, with the default grain for its own length.
+    /// - `zip`, `chain` and `interleave` with an iterator that is not deterministic: the
+    ///   result is (the left side's grain if both sides set one).
+    ///
+    /// **Not covered**:
+    /// - Unindexed sources: `par_bridge` (its items arrive in whatever order the threads
+    ///   pull them), `par_split`, `par_chars`, `split`, `walk_tree`, ...: they have no
+    ///   `deterministic()`, and one nested inside a leaf still splits as threads come.
+    /// - Searches that stop early (`find_any`, `any`, `all`, `position_any`, `try_*`): which
+    ///   match stops them depends on timing.
+    /// - Side effects: closures see the same items in the same leaves, but at times and on
+    ///   threads that vary.
+    /// - Parallel iterators written outside weft that wrap this one's producer: weft's own
+    ///   adapters forward the request, other producers drop it.
+    ///
+    /// Without `deterministic()`, a float `sum` may differ between runs, pool sizes and
+    /// machines in its last bits, though it is always one of the sums of the items in
+    /// order, grouped somehow.
+    fn deterministic(self) -> Deterministic<Self> {
+        Deterministic::new(self)
+    }
+
+    /// The running results of `op` from `identity()`: the item at `i` is
+    /// `op(...op(op(identity(), x0), x1)..., xi)`, grouped another way (`op` must be
+    /// associative and `identity()` neutral, as for [`reduce`](ParallelIterator::reduce);
+    /// `op` need not be commutative). An indexed parallel iterator of the same length. A
+    /// weft extension (Rayon has no scan).
+    ///
+    /// ```
+    /// use weft::prelude::*;
+    ///
+    /// let v: Vec<u64> = (1..=1000).collect();
+    /// let prefix: Vec<u64> = v.par_iter().copied().inclusive_scan(|| 0, |a, b| a + b).collect();
+    /// assert_eq!(prefix[..4], [1, 3, 6, 10]);
+    /// assert_eq!(prefix[999], 500_500);
+    ///
+    /// // Not commutative: composing affine maps x -> m x + c (mod 1000), earliest first.
+    /// let maps: Vec<(u64, u64)> = (0..500).map(|i| (i % 7 + 1, i % 11)).collect();
+    /// let compose = |(m1, c1): (u64, u64), (m2, c2): (u64, u64)| {
+    ///     ((m2 * m1) % 1000, (m2 * c1 + c2) % 1000)
+    /// };
+    /// let scanned: Vec<(u64, u64)> =
+    ///     maps.par_iter().copied().inclusive_scan(|| (1, 0), compose).collect();
+    /// let mut expected = (1, 0);
+    /// for (i, &map) in maps.iter().enumerate() {
+    ///     expected = compose(expected, map);
+    ///     assert_eq!(scanned[i], expected);
+    /// }
+    /// ```
+    ///
+    /// **Work.** The items are cut into blocks, the leaves of the fixed tree of
+    /// [`deterministic`](Self::deterministic) for this length (that grain, if the base sets
+    /// one), and the scan is driven in that tree. Each block's results start from the
+    /// combined totals of the blocks before it; a worker that reaches a block before those
+    /// totals are known reads the blocks it is missing once more to compute them. On one
+    /// thread that never happens: one pass, with one more call of `op` per item than a
+    /// sequential scan (it computes the block totals as it goes). On more threads, part of
+    /// the input is read twice (about a third of it on two threads).
+    ///
+    /// **Reading twice** is done through the base's producer when that is cheap and calls no
+    /// closure of yours: slices, ranges, and `copied`, `cloned`, `enumerate`, `zip`, `rev`,
+    /// `with_min_len` / `with_max_len` and `deterministic` over them. Any other base (a
+    /// `Vec` by value, a `map` whose closure would run twice) is first collected into a
+    /// buffer of `len` items, and the scan reads clones of those: closures before a scan run
+    /// exactly once per item. `Self::Item` must be `Clone` (each result is kept as the next
+    /// running value and given out) and `Sync` (block totals are shared).
+    ///
+    /// **Deterministic**: each block's results, totals and starts are defined by one order of
+    /// `op` calls whoever computes them, so a float scan gives the same bits on every pool
+    /// (not those of a sequential scan, which groups the additions differently).
+    ///
+    /// # Panics
+    /// A panic in `op` or `identity` propagates to the caller; the items and results made so
+    /// far are dropped once.
+    fn inclusive_scan<ID, OP>(self, identity: ID, op: OP) -> InclusiveScan<Self, ID, OP>
+    where
+        Self::Item: Clone + Send + Sync,
+        ID: Fn() -> Self::Item + Sync + Send,
+        OP: Fn(Self::Item, Self::Item) -> Self::Item + Sync + Send,
+    {
+        Scan::new(self, identity, op)
+    }
+
+    /// The running results of `op` from `identity()` *before* each item: the item at `i` is
+    /// `op(...op(identity(), x0)..., x(i-1))`, and the first is `identity()` (so the last
+    /// item's contribution is left out). As [`inclusive_scan`](Self::inclusive_scan) in every
+    /// other respect (work, reading twice, determinism, panics). A weft extension.
+    ///
+    /// ```
+    /// use weft::prelude::*;
+    ///
+    /// // Where each piece starts when the pieces are laid end to end.
+    /// let lens: Vec<usize> = vec![3, 0, 2, 5];
+    /// let offsets: Vec<usize> =
+    ///     lens.par_iter().copied().exclusive_scan(|| 0, |a, b| a + b).collect();
+    /// assert_eq!(offsets, [0, 3, 3, 5]);
+    /// ```
+    fn exclusive_scan<ID, OP>(self, identity: ID, op: OP) -> ExclusiveScan<Self, ID, OP>
+    where
+        Self::Item: Clone + Send + Sync,
+        ID: Fn() -> Self::Item + Sync + Send,
+        OP: Fn(Self::Item, Self::Item) -> Self::Item + Sync + Send,
+    {
+        Scan::new(self, identity, op)
+    }
 }

@@ -8,6 +8,7 @@
 //! Users reach these traits as `weft::iter::plumbing`, together with the `bridge*`
 //! functions that hand a producer and a consumer to the driver.
 
+use std::num::NonZeroUsize;
 use std::ops::ControlFlow;
 
 /// A splittable source of items with a known length: the indexed half of the plumbing.
@@ -86,6 +87,53 @@ pub trait Producer: Send + Sized {
         D: IndexedDriver,
     {
         driver.drive(len, self, consumer)
+    }
+
+    /// How this producer asks to be split: wherever the driver likes (the default), or in a
+    /// tree fixed by the length alone ([`SplitTree::Fixed`], asked for by
+    /// `IndexedParallelIterator::deterministic` and by scans). Adapters that wrap producers
+    /// forward their base's answer (both sides' for `zip`, `chain`, `interleave`), so that
+    /// the request reaches the driver through any chain. Internal to weft: not part of
+    /// Rayon's API; a producer written outside weft gets the default.
+    #[doc(hidden)]
+    fn split_tree(&self) -> SplitTree {
+        SplitTree::Adaptive
+    }
+
+    /// A second producer over the same items, if making one is cheap and reading the items
+    /// twice is harmless: producers that borrow their items (slices, ranges) and adapters
+    /// over them that call no user closure (`copied`, `cloned`, `enumerate`, `zip`, `rev`)
+    /// return `Some`. A scan reads the blocks a worker reaches before their prefix is known
+    /// through a duplicate (`iter/adapter/scan.rs`); producers that own their items, and
+    /// `map`, whose closure would run twice per item, keep the default `None`. Internal to
+    /// weft: not part of Rayon's API.
+    #[doc(hidden)]
+    fn duplicate(&self) -> Option<Self> {
+        None
+    }
+}
+
+/// How a producer asks the driver to split it ([`Producer::split_tree`]). Internal to weft.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SplitTree {
+    /// Wherever the driver likes: the on-steal driver splits where thieves take work.
+    #[default]
+    Adaptive,
+    /// In halves of whole leaves down to single leaves of `grain` items (`None`: the default
+    /// grain for the length), the same on every pool: `drive/fixed_tree.rs`.
+    Fixed(Option<NonZeroUsize>),
+}
+
+impl SplitTree {
+    /// `self` if it asks for a fixed tree, else `other`: what a producer made of two others
+    /// (`zip`, `chain`, `interleave`) asks for. A fixed tree wins, and the first side's grain
+    /// if both ask for one.
+    pub fn or(self, other: SplitTree) -> SplitTree {
+        match self {
+            SplitTree::Fixed(_) => self,
+            SplitTree::Adaptive => other,
+        }
     }
 }
 

@@ -14,6 +14,7 @@ mod chunks; // par_chunks, par_chunks_mut
 mod chunks_exact; // par_chunks_exact, par_chunks_exact_mut, par_rchunks_exact, par_rchunks_exact_mut
 mod piece; // what the unindexed sources (split, chunk_by) share
 mod rchunks; // par_rchunks, par_rchunks_mut
+mod scan; // par_inclusive_scan_mut
 mod sort; // parallel quicksort and merge sort
 mod split; // par_split, par_split_inclusive, par_split_mut, par_split_inclusive_mut
 mod windows; // par_windows
@@ -296,6 +297,43 @@ pub trait ParallelSliceMut<T: Send> {
     /// ```
     fn par_rchunks_exact_mut(&mut self, chunk_size: usize) -> RChunksExactMut<'_, T> {
         RChunksExactMut::new(self.as_parallel_slice_mut(), chunk_size)
+    }
+
+    /// Replaces every item by the running result of `op` up to it, in place: item `i`
+    /// becomes `op(...op(op(x0, x1), x2)..., xi)`, grouped another way (`op` must be
+    /// associative; it need not be commutative, and no identity is needed: the first item
+    /// stays as it is). A weft extension (Rayon has no scan).
+    ///
+    /// ```
+    /// use weft::prelude::*;
+    ///
+    /// let mut v: Vec<u64> = (1..=10_000).collect();
+    /// v.par_inclusive_scan_mut(|a, b| a + b);
+    /// assert_eq!(v[..4], [1, 3, 6, 10]);
+    /// assert_eq!(v[9_999], 50_005_000);
+    ///
+    /// let mut words = vec!["a".to_string(), "b".into(), "c".into()];
+    /// words.par_inclusive_scan_mut(|a, b| a + &b);
+    /// assert_eq!(words, ["a", "ab", "abc"]);
+    /// ```
+    ///
+    /// The items are cut into the blocks of [`inclusive_scan`]. On one thread the slice is
+    /// scanned in one pass (computing each block's total alongside); on more, in two: the
+    /// blocks' totals (reading the slice), then every block from the combined totals before
+    /// it (reading and writing). Each result is defined by one order of `op` calls, so the
+    /// slice ends the same on every pool, floats included.
+    ///
+    /// # Panics
+    /// A panic in `op` propagates to the caller. The slice then holds some items scanned and
+    /// some not; every item is a valid value, none is dropped twice.
+    ///
+    /// [`inclusive_scan`]: crate::iter::IndexedParallelIterator::inclusive_scan
+    fn par_inclusive_scan_mut<OP>(&mut self, op: OP)
+    where
+        T: Clone + Sync,
+        OP: Fn(T, T) -> T + Sync,
+    {
+        scan::inclusive_scan_mut(self.as_parallel_slice_mut(), &op)
     }
 
     /// Sorts the slice in parallel, stable.

@@ -156,6 +156,10 @@ where
         Ord::min(self.a.max_len(), self.b.max_len())
     }
 
+    fn split_tree(&self) -> crate::plumbing::SplitTree {
+        self.a.split_tree().or(self.b.split_tree())
+    }
+
     fn split_at(self, index: usize) -> (Self, Self) {
         if index <= self.a_len {
             let (a_left, a_right) = self.a.split_at(index);

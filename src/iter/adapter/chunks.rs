@@ -150,6 +150,10 @@ impl<P: Producer, K: PerChunk<P::Item>> Producer for ChunksProducer<P, K> {
         }
     }
 
+    fn split_tree(&self) -> crate::plumbing::SplitTree {
+        self.base.split_tree()
+    }
+
     fn split_at(self, index: usize) -> (Self, Self) {
         let mid = Ord::min(index.saturating_mul(self.size), self.base_len);
         let (left, right) = self.base.split_at(mid);

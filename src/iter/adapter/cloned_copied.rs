@@ -223,6 +223,15 @@ where
 
     super::lengths_from_base!();
 
+    /// Copies and clones read the items again: nothing of the user's runs twice but `Clone`.
+    fn duplicate(&self) -> Option<Self> {
+        let base = self.base.duplicate()?;
+        Some(OwningProducer {
+            base,
+            kind: self.kind,
+        })
+    }
+
     fn split_at(self, index: usize) -> (Self, Self) {
         let (left, right) = self.base.split_at(index);
         let kind = self.kind;

@@ -86,6 +86,13 @@ impl<P: Producer> Producer for EnumerateProducer<P> {
 
     super::lengths_from_base!();
 
+    fn duplicate(&self) -> Option<Self> {
+        Some(EnumerateProducer {
+            base: self.base.duplicate()?,
+            offset: self.offset,
+        })
+    }
+
     fn split_at(self, index: usize) -> (Self, Self) {
         let (left, right) = self.base.split_at(index);
         let left = EnumerateProducer {

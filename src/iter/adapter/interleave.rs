@@ -163,6 +163,10 @@ where
         Ord::min(self.a.max_len(), self.b.max_len())
     }
 
+    fn split_tree(&self) -> crate::plumbing::SplitTree {
+        self.a.split_tree().or(self.b.split_tree())
+    }
+
     fn split_at(self, index: usize) -> (Self, Self) {
         let (a_index, b_index) = if self.a_first {
             let a_index = taken_by_first(index, self.a_len, self.b_len);

@@ -100,6 +100,18 @@ impl<P: Producer> Producer for MinMaxProducer<P> {
         Ord::min(self.max, self.base.max_len())
     }
 
+    fn split_tree(&self) -> crate::plumbing::SplitTree {
+        self.base.split_tree()
+    }
+
+    fn duplicate(&self) -> Option<Self> {
+        Some(MinMaxProducer {
+            base: self.base.duplicate()?,
+            min: self.min,
+            max: self.max,
+        })
+    }
+
     fn split_at(self, index: usize) -> (Self, Self) {
         let (left, right) = self.base.split_at(index);
         let (min, max) = (self.min, self.max);

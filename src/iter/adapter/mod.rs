@@ -7,6 +7,7 @@ mod blocks; // by_exponential_blocks, by_uniform_blocks
 mod chain; // chain
 mod chunks; // chunks
 mod cloned_copied; // cloned, copied
+mod deterministic; // deterministic: a split tree fixed by the length
 mod enumerate; // enumerate
 mod filter_map; // filter, filter_map
 mod flat_map; // flat_map, flatten
@@ -23,6 +24,7 @@ mod multizip; // tuples of indexed iterators
 mod panic_fuse; // panic_fuse
 mod positions; // positions
 mod rev; // rev
+mod scan; // inclusive_scan, exclusive_scan
 mod skip_take; // skip, take
 mod state; // per-piece state for map_with / fold / try_fold
 mod step_by; // step_by
@@ -105,7 +107,8 @@ macro_rules! splits_through_base {
 use splits_through_base;
 
 /// `Producer::min_len` and `Producer::max_len` of an adapter's producer that neither adds
-/// items nor changes its base's chunk limits: both are the base's (`self.base`).
+/// items nor changes its base's chunk limits: both are the base's (`self.base`); and its
+/// `Producer::split_tree`, which every adapter's producer forwards (`deterministic()`).
 macro_rules! lengths_from_base {
     () => {
         fn min_len(&self) -> usize {
@@ -114,6 +117,10 @@ macro_rules! lengths_from_base {
 
         fn max_len(&self) -> usize {
             self.base.max_len()
+        }
+
+        fn split_tree(&self) -> $crate::plumbing::SplitTree {
+            self.base.split_tree()
         }
     };
 }
@@ -141,6 +148,7 @@ pub use blocks::{ExponentialBlocks, UniformBlocks};
 pub use chain::Chain;
 pub use chunks::Chunks;
 pub use cloned_copied::{Cloned, Copied};
+pub use deterministic::Deterministic;
 pub use enumerate::Enumerate;
 pub use filter_map::{Filter, FilterMap};
 pub use flat_map::{FlatMap, Flatten};
@@ -157,6 +165,7 @@ pub use multizip::MultiZip;
 pub use panic_fuse::PanicFuse;
 pub use positions::Positions;
 pub use rev::Rev;
+pub use scan::{ExclusiveScan, InclusiveScan, Scan};
 pub use skip_take::{Skip, Take};
 pub use step_by::StepBy;
 pub use take_any_skip_any::{SkipAny, TakeAny};

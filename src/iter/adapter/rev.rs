@@ -82,6 +82,13 @@ impl<P: Producer> Producer for RevProducer<P> {
 
     super::lengths_from_base!();
 
+    fn duplicate(&self) -> Option<Self> {
+        Some(RevProducer {
+            base: self.base.duplicate()?,
+            len: self.len,
+        })
+    }
+
     fn split_at(self, index: usize) -> (Self, Self) {
         let (front, back) = self.base.split_at(self.len - index);
         let left = RevProducer {

@@ -89,6 +89,10 @@ impl<P: Producer> Producer for StepByProducer<P> {
         self.base.into_iter().step_by(self.step)
     }
 
+    fn split_tree(&self) -> crate::plumbing::SplitTree {
+        self.base.split_tree()
+    }
+
     fn split_at(self, index: usize) -> (Self, Self) {
         let mid = Ord::min(index.saturating_mul(self.step), self.base_len);
         let (left, right) = self.base.split_at(mid);

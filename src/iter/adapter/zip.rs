@@ -122,6 +122,17 @@ impl<A: Producer, B: Producer> Producer for ZipProducer<A, B> {
         Ord::min(self.a.max_len(), self.b.max_len())
     }
 
+    fn split_tree(&self) -> crate::plumbing::SplitTree {
+        self.a.split_tree().or(self.b.split_tree())
+    }
+
+    fn duplicate(&self) -> Option<Self> {
+        Some(ZipProducer {
+            a: self.a.duplicate()?,
+            b: self.b.duplicate()?,
+        })
+    }
+
     fn split_at(self, index: usize) -> (Self, Self) {
         let (a_left, a_right) = self.a.split_at(index);
         let (b_left, b_right) = self.b.split_at(index);

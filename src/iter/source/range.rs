@@ -152,6 +152,12 @@ where
         RangeIter { range: self.range }
     }
 
+    fn duplicate(&self) -> Option<Self> {
+        Some(RangeProducer {
+            range: self.range.start..self.range.end,
+        })
+    }
+
     fn split_at(self, index: usize) -> (Self, Self) {
         assert!(index as u128 <= T::span(self.range.start, self.range.end));
         let mid = self.range.start.offset(index as u128);

@@ -200,6 +200,10 @@ impl<'data, T: Sync + 'data> Producer for SliceProducer<'data, T> {
             SliceProducer { slice: right },
         )
     }
+
+    fn duplicate(&self) -> Option<Self> {
+        Some(SliceProducer { slice: self.slice })
+    }
 }
 
 /// Splits an exclusive slice.

@@ -1,0 +1,326 @@
+//! Benchmarks for weft's additions beyond Rayon (issue #23): `deterministic()` reductions
+//! and the scans, beside the sequential code and (where it has the operation) Rayon, at 1 and
+//! 2 threads, interleaved round-robin (`benches/interleave`), since the ratios must come from
+//! one machine state.
+//!
+//! - `det_sum_f64`: `sum::<f64>()` of 10^7 mapped items (a range through a cheap float map):
+//!   sequential, weft, weft after `deterministic()`, Rayon.
+//! - `scan_into`: `inclusive_scan(|| 0, +).collect_into_vec` of a 5·10^7 `Vec<u64>` into one
+//!   buffer faulted in before the group and reused by every contender (the sequential
+//!   contenders `clear` + `extend` it), so page faults are out of the measurement: 400 MB of
+//!   fresh pages cost about 0.3 s of first-touch faults on this VM, more than the scan.
+//!   `sequential` is the best sequential loop (`extend` over a `map` with a running sum: a
+//!   `TrustedLen` source, no capacity test per item); `sequential-scan` is std's
+//!   `iter().scan(..)` extended into the same buffer. Rayon has no scan.
+//! - `scan_fresh`: the same scan collected into a fresh `Vec` per call (`collect()`), page
+//!   faults included: std's `iter().scan(..).collect()` (which also reallocates as it grows,
+//!   `Scan` giving no lower bound), `sequential-huge` (the best loop into a buffer given the
+//!   huge-page advice weft's collect gives a buffer this large), weft's `collect()`.
+//! - `scan_in_place`: `par_inclusive_scan_mut` on a 5·10^7 `Vec<u64>` against a sequential
+//!   in-place loop.
+//!
+//! `cargo bench --bench beyond` prints, per group, each contender's median time relative to
+//! the first (sequential) contender's, fastest-call ratio in brackets; `WEFT_BENCH_ROUNDS`
+//! (default 20), `WEFT_BENCH_ONLY=scan_into,det_sum_f64` and `WEFT_BENCH_SMALL=1` (sizes / 100)
+//! as in `benches/iter.rs`. `WEFT_BENCH_ONE=scan_into/weft-1` runs that one contender once
+//! and exits (for `valgrind --tool=callgrind`).
+#![allow(missing_docs)]
+
+use std::hint::black_box;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+#[allow(dead_code)] // `requested`: this bench is always interleaved
+#[path = "interleave/mod.rs"]
+mod interleave;
+// The crate's own huge-page advice, for the best sequential fresh collect (as in iter.rs).
+#[allow(dead_code)]
+#[path = "../src/huge_pages.rs"]
+mod huge_pages;
+
+/// One contender: its name and one call; the call returns the time of its measured part.
+type Contender<'a> = (String, Box<dyn FnMut() -> Duration + 'a>);
+
+/// Times a whole call.
+fn timed(mut call: impl FnMut()) -> impl FnMut() -> Duration {
+    move || {
+        let start = Instant::now();
+        call();
+        start.elapsed()
+    }
+}
+
+/// The cheap float map of `det_sum_f64`.
+#[inline]
+fn float_item(i: usize) -> f64 {
+    ((i ^ (i >> 3)) as f64) * 0.5
+}
+
+fn weft_pool(threads: usize) -> weft::ThreadPool {
+    weft::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("weft pool")
+}
+
+fn rayon_pool(threads: usize) -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("rayon pool")
+}
+
+/// Runs `contenders` as `WEFT_BENCH_ONE` or the interleaved rounds ask.
+fn run(group: &str, mut contenders: Vec<Contender<'_>>, rounds: usize) {
+    if let Ok(one) = std::env::var("WEFT_BENCH_ONE") {
+        for (name, call) in &mut contenders {
+            if one == format!("{group}/{name}") {
+                let took = call();
+                println!("{group}/{name}: {:.2} ms", took.as_secs_f64() * 1e3);
+            }
+        }
+        return;
+    }
+    if !interleave::selected(group) {
+        return;
+    }
+    for (_, call) in contenders.iter_mut() {
+        call(); // warm-up: caches, pool threads awake once
+    }
+    let times = interleave::round_robin(contenders.len(), rounds, |i| (contenders[i].1)());
+    let base = (
+        interleave::median(&times[0]),
+        interleave::fastest(&times[0]),
+    );
+    let mut line = format!("{group:<14} {} {:8.2} ms", contenders[0].0, base.0 * 1e3);
+    for ((name, _), t) in contenders.iter().zip(&times).skip(1) {
+        let ratio = interleave::median(t) / base.0;
+        let best = interleave::fastest(t) / base.1;
+        line += &format!(" | {name} {ratio:.3} ({best:.3})");
+    }
+    println!("{line}");
+}
+
+fn main() {
+    let small = std::env::var_os("WEFT_BENCH_SMALL").is_some_and(|v| v != "0");
+    let shrink = if small { 100 } else { 1 };
+    let rounds = interleave::rounds(20);
+    let weft_pools = [1, 2].map(|t| (t, weft_pool(t)));
+    let rayon_pools = [1, 2].map(|t| (t, rayon_pool(t)));
+    if std::env::var_os("WEFT_BENCH_ONE").is_none() {
+        println!(
+            "time / first contender's time: median (fastest call), {rounds} interleaved rounds"
+        );
+    }
+
+    // det_sum_f64
+    let n = 10_000_000 / shrink;
+    let mut list: Vec<Contender<'_>> = vec![(
+        "sequential".into(),
+        Box::new(timed(move || {
+            black_box((0..black_box(n)).map(float_item).sum::<f64>());
+        })),
+    )];
+    for (threads, pool) in &weft_pools {
+        list.push((
+            format!("weft-{threads}"),
+            Box::new(timed(move || {
+                black_box(pool.install(|| {
+                    use weft::prelude::*;
+                    (0..black_box(n))
+                        .into_par_iter()
+                        .map(float_item)
+                        .sum::<f64>()
+                }));
+            })),
+        ));
+        list.push((
+            format!("weft-det-{threads}"),
+            Box::new(timed(move || {
+                black_box(pool.install(|| {
+                    use weft::prelude::*;
+                    (0..black_box(n))
+                        .into_par_iter()
+                        .deterministic()
+                        .map(float_item)
+                        .sum::<f64>()
+                }));
+            })),
+        ));
+    }
+    for (threads, pool) in &rayon_pools {
+        list.push((
+            format!("rayon-{threads}"),
+            Box::new(timed(move || {
+                black_box(pool.install(|| {
+                    use rayon::prelude::*;
+                    (0..black_box(n))
+                        .into_par_iter()
+                        .map(float_item)
+                        .sum::<f64>()
+                }));
+            })),
+        ));
+    }
+    run("det_sum_f64", list, rounds);
+
+    // The scans' input: 5·10^7 u64 below 2^32 (their sums do not overflow).
+    let scan_n = 50_000_000 / shrink;
+    let wants_scans = std::env::var("WEFT_BENCH_ONE").map_or_else(
+        |_| {
+            ["scan_into", "scan_fresh", "scan_in_place"]
+                .iter()
+                .any(|g| interleave::selected(g))
+        },
+        |one| one.starts_with("scan"),
+    );
+    if !wants_scans {
+        return;
+    }
+    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+    let input: Vec<u64> = (0..scan_n)
+        .map(|_| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed >> 32
+        })
+        .collect();
+    let input = &input[..];
+    let expected_last: u64 = input.iter().sum();
+
+    // scan_into: one faulted-in output buffer for everyone.
+    let out = Mutex::new(vec![1u64; scan_n]);
+    let out = &out;
+    let mut list: Vec<Contender<'_>> = vec![
+        (
+            "sequential".into(),
+            Box::new(timed(move || {
+                let mut out = out.lock().unwrap();
+                out.clear();
+                let mut acc = 0u64;
+                out.extend(black_box(input).iter().map(|&x| {
+                    acc += x;
+                    acc
+                }));
+            })),
+        ),
+        (
+            "sequential-scan".into(),
+            Box::new(timed(move || {
+                let mut out = out.lock().unwrap();
+                out.clear();
+                out.extend(black_box(input).iter().scan(0u64, |acc, &x| {
+                    *acc += x;
+                    Some(*acc)
+                }));
+            })),
+        ),
+    ];
+    for (threads, pool) in &weft_pools {
+        list.push((
+            format!("weft-{threads}"),
+            Box::new(timed(move || {
+                let mut out = out.lock().unwrap();
+                let out: &mut Vec<u64> = &mut out;
+                pool.install(|| {
+                    use weft::prelude::*;
+                    black_box(input)
+                        .par_iter()
+                        .copied()
+                        .inclusive_scan(|| 0, |a, b| a + b)
+                        .collect_into_vec(out);
+                });
+            })),
+        ));
+    }
+    run("scan_into", list, rounds);
+    if std::env::var_os("WEFT_BENCH_ONE").is_none() {
+        assert_eq!(out.lock().unwrap().last().copied(), Some(expected_last));
+    }
+
+    // scan_fresh: a new Vec per call, page faults included.
+    let mut list: Vec<Contender<'_>> = vec![
+        (
+            "sequential-scan".into(),
+            Box::new(timed(move || {
+                let v: Vec<u64> = black_box(input)
+                    .iter()
+                    .scan(0u64, |acc, &x| {
+                        *acc += x;
+                        Some(*acc)
+                    })
+                    .collect();
+                black_box(v);
+            })),
+        ),
+        (
+            "sequential-huge".into(),
+            Box::new(timed(move || {
+                let mut v = Vec::new();
+                huge_pages::reserve(&mut v, input.len());
+                let mut acc = 0u64;
+                v.extend(black_box(input).iter().map(|&x| {
+                    acc += x;
+                    acc
+                }));
+                black_box(v);
+            })),
+        ),
+    ];
+    for (threads, pool) in &weft_pools {
+        list.push((
+            format!("weft-{threads}"),
+            Box::new(timed(move || {
+                let v: Vec<u64> = pool.install(|| {
+                    use weft::prelude::*;
+                    black_box(input)
+                        .par_iter()
+                        .copied()
+                        .inclusive_scan(|| 0, |a, b| a + b)
+                        .collect()
+                });
+                black_box(v);
+            })),
+        ));
+    }
+    run("scan_fresh", list, rounds);
+
+    // scan_in_place: the copy back from `input` is not timed.
+    let buffer = Mutex::new(input.to_vec());
+    let buffer = &buffer;
+    let refill = move || {
+        let mut buffer = buffer.lock().unwrap();
+        buffer.copy_from_slice(input);
+        buffer
+    };
+    let mut list: Vec<Contender<'_>> = vec![(
+        "sequential".into(),
+        Box::new(move || {
+            let mut v = refill();
+            let start = Instant::now();
+            let mut acc = 0u64;
+            for x in black_box(&mut v[..]) {
+                acc += *x;
+                *x = acc;
+            }
+            start.elapsed()
+        }),
+    )];
+    for (threads, pool) in &weft_pools {
+        list.push((
+            format!("weft-{threads}"),
+            Box::new(move || {
+                let mut v = refill();
+                let v: &mut [u64] = &mut v;
+                let start = Instant::now();
+                pool.install(|| {
+                    use weft::prelude::*;
+                    black_box(v).par_inclusive_scan_mut(|a, b| a + b);
+                });
+                start.elapsed()
+            }),
+        ));
+    }
+    run("scan_in_place", list, rounds);
+}

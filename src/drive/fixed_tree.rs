@@ -1,0 +1,241 @@
+//! The fixed-tree driver: for producers that ask for a split tree that depends on the length
+//! alone ([`SplitTree::Fixed`]: `IndexedParallelIterator::deterministic` and the scans).
+//!
+//! The `len` items are cut into leaves of `leaf` items (the last may be shorter), counted from
+//! the first item; a node of `b >= 2` leaves gives its first `b - b / 2` leaves to the left
+//! child and the rest to the right one, down to single leaves. Each leaf is folded, in index
+//! order, into a folder of its own; results are reduced in that same tree, left before
+//! right. None of this depends on the pool: which worker folds which leaf is left to `join`
+//! (the right child is the `b` of a `join`, stolen by an idle worker), so stealing still
+//! balances the work, but a reduction sees the same operands in the same order on any pool,
+//! and a float sum comes out bitwise the same.
+//!
+//! Nested loops inherit the request: while a leaf is folded, every indexed loop that starts
+//! on this thread (a `par_iter().sum()` inside a closure, `flat_map`'s inner iterators) also
+//! takes a fixed tree, with the default leaf for its own length ([`inherited`]).
+
+use std::cell::Cell;
+use std::num::NonZeroUsize;
+
+use super::fold_indexed;
+use crate::plumbing::{Consumer, Folder, Producer, Reducer, SplitTree};
+use crate::pool::{current_num_threads, join, on_a_worker};
+
+/// Leaves of the default tree hold at most this many items. At about 1 ns per item (a float
+/// sum is a dependent chain of adds), a leaf's own cost (a `join`, a producer and a consumer
+/// split, a folder, a reduce: a few hundred instructions) stays near 1% of its fold.
+pub(crate) const MAX_DEFAULT_LEAF: usize = 4096;
+
+/// Inputs of up to `MIN_DEFAULT_LEAVES * MAX_DEFAULT_LEAF` items are cut into about this many
+/// leaves, so that the fixed tree still balances over many workers (four leaves each for 64)
+/// when items are slow, and a short input of costly items is not one leaf.
+pub(crate) const MIN_DEFAULT_LEAVES: usize = 256;
+
+/// The default leaf length for `len` items: `len / MIN_DEFAULT_LEAVES` rounded up, at least
+/// 1 and at most [`MAX_DEFAULT_LEAF`].
+pub(crate) fn default_leaf(len: usize) -> usize {
+    len.div_ceil(MIN_DEFAULT_LEAVES).clamp(1, MAX_DEFAULT_LEAF)
+}
+
+/// The leaf length of the fixed tree for `len` items: `grain` (the default for `len` if
+/// `None`), raised to `min_len` and then capped at `max_len` (`with_min_len` /
+/// `with_max_len` in the chain shape the tree too; they are part of the chain, not of the
+/// pool).
+pub(crate) fn leaf_len(
+    len: usize,
+    grain: Option<NonZeroUsize>,
+    min_len: usize,
+    max_len: usize,
+) -> usize {
+    let grain = grain.map_or_else(|| default_leaf(len), NonZeroUsize::get);
+    Ord::max(Ord::min(Ord::max(grain, min_len), max_len), 1)
+}
+
+/// The leaf length if `producer` is to be driven in a fixed tree: it asks for one, or this
+/// thread is folding a leaf of one ([`inherited`]); `None` otherwise.
+#[inline]
+pub(super) fn requested<P: Producer>(len: usize, producer: &P) -> Option<usize> {
+    let grain = match producer.split_tree() {
+        SplitTree::Fixed(grain) => grain,
+        SplitTree::Adaptive if inherited() => None,
+        SplitTree::Adaptive => return None,
+    };
+    Some(leaf_len(len, grain, producer.min_len(), producer.max_len()))
+}
+
+thread_local! {
+    /// True while this thread folds a leaf of a fixed tree (set by [`LeafMark`]).
+    static IN_FIXED_LEAF: Cell<bool> = const { Cell::new(false) };
+}
+
+/// True if this thread is folding a leaf of a fixed tree: an indexed loop started now is part
+/// of that leaf's work and takes a fixed tree too.
+///
+/// A worker waiting inside such a leaf (for a stolen half of a nested loop) may run an
+/// unrelated job meanwhile; that job's nested loops then take fixed trees as well. That is
+/// harmless: a fixed tree is a correct way to drive any loop, only balanced differently.
+#[inline]
+fn inherited() -> bool {
+    IN_FIXED_LEAF.with(Cell::get)
+}
+
+/// Marks this thread as folding a fixed-tree leaf until dropped (also on unwinding), then
+/// restores what was there (leaves nest when a leaf's items run loops of their own).
+struct LeafMark {
+    outer: bool,
+}
+
+impl LeafMark {
+    fn enter() -> Self {
+        LeafMark {
+            outer: IN_FIXED_LEAF.with(|mark| mark.replace(true)),
+        }
+    }
+}
+
+impl Drop for LeafMark {
+    fn drop(&mut self) {
+        IN_FIXED_LEAF.with(|mark| mark.set(self.outer));
+    }
+}
+
+/// Runs `consumer` over the `len` items of `producer` in the fixed tree with leaves of `leaf`
+/// items (`leaf >= 1`).
+pub(super) fn drive<P, C>(len: usize, leaf: usize, producer: P, consumer: C) -> C::Result
+where
+    P: Producer,
+    C: Consumer<P::Item>,
+{
+    if len <= leaf || current_num_threads() == 1 {
+        // One leaf, or nobody to share the leaves with: the same tree, walked in order here
+        // (on a worker, as every driver runs closures: thread names, `current_thread_index`).
+        return on_a_worker(move || walk::<P, C, false>(len, leaf, producer, consumer));
+    }
+    walk::<P, C, true>(len, leaf, producer, consumer)
+}
+
+/// Where a node of `len > leaf` items is cut: after the first `b - b / 2` of its `b` leaves.
+#[inline]
+fn split_point(len: usize, leaf: usize) -> usize {
+    let leaves = len.div_ceil(leaf);
+    (leaves - leaves / 2) * leaf
+}
+
+/// The tree below a node. `SHARED`: each right child is the `b` of a `join`, which idle
+/// workers may steal; else the same tree is walked on this thread alone, left then right.
+fn walk<P, C, const SHARED: bool>(len: usize, leaf: usize, producer: P, consumer: C) -> C::Result
+where
+    P: Producer,
+    C: Consumer<P::Item>,
+{
+    if consumer.full() {
+        return consumer.into_folder().complete();
+    }
+    if len <= leaf {
+        return fold_leaf(len, producer, consumer);
+    }
+    let mid = split_point(len, leaf);
+    let (left_producer, right_producer) = producer.split_at(mid);
+    let (left_consumer, right_consumer, reducer) = consumer.split_at_sized(mid, len);
+    let left = || walk::<P, C, SHARED>(mid, leaf, left_producer, left_consumer);
+    let right = || walk::<P, C, SHARED>(len - mid, leaf, right_producer, right_consumer);
+    let (left, right) = if SHARED {
+        join(left, right)
+    } else {
+        (left(), right())
+    };
+    reducer.reduce(left, right)
+}
+
+/// One leaf: a folder of its own, all `len` items in index order.
+fn fold_leaf<P, C>(len: usize, producer: P, consumer: C) -> C::Result
+where
+    P: Producer,
+    C: Consumer<P::Item>,
+{
+    let _mark = LeafMark::enter();
+    fold_indexed(producer, len, consumer.into_folder()).complete()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The leaves of the tree for `len` items, in order, as (start, len), by the same cuts
+    /// as the driver.
+    fn leaves(len: usize, leaf: usize) -> Vec<(usize, usize)> {
+        fn walk(start: usize, len: usize, leaf: usize, out: &mut Vec<(usize, usize)>) {
+            if len <= leaf {
+                out.push((start, len));
+                return;
+            }
+            let mid = split_point(len, leaf);
+            walk(start, mid, leaf, out);
+            walk(start + mid, len - mid, leaf, out);
+        }
+        let mut out = Vec::new();
+        walk(0, len, leaf, &mut out);
+        out
+    }
+
+    #[test]
+    fn leaves_are_whole_and_aligned() {
+        for leaf in [1, 2, 3, 7, 64] {
+            for len in 1..300 {
+                let got = leaves(len, leaf);
+                let expected: Vec<(usize, usize)> = (0..len)
+                    .step_by(leaf)
+                    .map(|start| (start, Ord::min(leaf, len - start)))
+                    .collect();
+                assert_eq!(got, expected, "len {len}, leaf {leaf}");
+            }
+        }
+    }
+
+    #[test]
+    fn left_child_takes_the_larger_half_of_the_leaves() {
+        assert_eq!(split_point(10, 1), 5);
+        assert_eq!(split_point(11, 1), 6);
+        assert_eq!(split_point(3 * 64 + 1, 64), 2 * 64);
+        assert_eq!(split_point(129, 64), 128);
+    }
+
+    #[test]
+    fn default_leaf_follows_the_length_only() {
+        assert_eq!(default_leaf(0), 1);
+        assert_eq!(default_leaf(100), 1);
+        assert_eq!(default_leaf(1000), 4);
+        assert_eq!(default_leaf(1_000_000), 3907);
+        assert_eq!(default_leaf(10_000_000), MAX_DEFAULT_LEAF);
+    }
+
+    #[test]
+    fn chain_lengths_bound_the_leaf() {
+        let grain = NonZeroUsize::new(100);
+        assert_eq!(leaf_len(10_000, grain, 1, usize::MAX), 100);
+        assert_eq!(leaf_len(10_000, grain, 250, usize::MAX), 250);
+        assert_eq!(leaf_len(10_000, grain, 1, 30), 30);
+        assert_eq!(leaf_len(10_000, None, 1, usize::MAX), 40);
+    }
+
+    #[test]
+    fn leaf_mark_nests_and_survives_a_panic() {
+        assert!(!inherited());
+        {
+            let _outer = LeafMark::enter();
+            assert!(inherited());
+            {
+                let _inner = LeafMark::enter();
+                assert!(inherited());
+            }
+            assert!(inherited());
+        }
+        assert!(!inherited());
+        let caught = std::panic::catch_unwind(|| {
+            let _mark = LeafMark::enter();
+            panic!("in a leaf");
+        });
+        assert!(caught.is_err());
+        assert!(!inherited());
+    }
+}
