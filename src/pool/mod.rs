@@ -10,6 +10,8 @@
 //! 5. a publication, an injection or the latch it waits on wakes it (`sleep/README.md`).
 
 mod broadcast;
+mod handle;
+mod isolate;
 mod job;
 mod join;
 mod latch;
@@ -27,6 +29,8 @@ mod worker;
 mod tests;
 
 pub use broadcast::{broadcast, spawn_broadcast, BroadcastContext};
+pub use handle::{spawn_handle, JoinHandle, ScopedJoinHandle};
+pub use isolate::isolate;
 pub(crate) use join::join_context_here;
 pub use join::{join, join_context, FnContext};
 pub use scope::{in_place_scope, in_place_scope_fifo, scope, scope_fifo, Scope, ScopeFifo};
@@ -166,7 +170,7 @@ fn yield_local_on(worker: &WorkerThread) -> Yield {
     run_if_some(worker, worker.take_local_job())
 }
 
-fn run_if_some(worker: &WorkerThread, job: Option<job::JobRef>) -> Yield {
+fn run_if_some(worker: &WorkerThread, job: Option<job::TaggedJob>) -> Yield {
     match job {
         Some(job) => {
             // SAFETY: a job taken from a queue is live, unexecuted, and now ours.

@@ -16,7 +16,7 @@ fn worker_loop(
     queue: &Mutex<Vec<u32>>,
     latch: &CoreLatch,
 ) -> Option<u32> {
-    let mut idle = sleep.start_looking(index);
+    let mut idle = sleep.start_looking(index, 0);
     loop {
         if latch.probe() {
             sleep.stop_looking(false);
