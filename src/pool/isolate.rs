@@ -181,11 +181,17 @@ impl WorkerContexts {
     }
 
     /// Runs `op`, the body of a job tagged `job`: in the job's context if this worker is
-    /// unrestricted, else in the current one.
+    /// unrestricted, else in the current one. `fork_height` is read only when entering.
     #[inline]
-    pub(crate) fn run_job<R>(&self, job: Tag, fork_height: usize, op: impl FnOnce() -> R) -> R {
-        if self.tag().adopts(job) {
-            self.enter(job, fork_height, op)
+    pub(crate) fn run_job<R>(
+        &self,
+        job: Tag,
+        fork_height: impl FnOnce() -> usize,
+        op: impl FnOnce() -> R,
+    ) -> R {
+        // Most jobs are untagged: one compare, and no look at the current context.
+        if job != Tag::NONE && self.tag().adopts(job) {
+            self.enter(job, fork_height(), op)
         } else {
             op()
         }

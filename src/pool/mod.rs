@@ -8,6 +8,10 @@
 //! 3. while any worker is idle, each busy worker publishes its oldest private fork on its deque;
 //! 4. with nothing found for a few dozen rounds, it gets sleepy, then parks (`sleep/`);
 //! 5. a publication, an injection or the latch it waits on wakes it (`sleep/README.md`).
+//!
+//! Inside `isolate`, step 1 takes only jobs of the isolated region; others it takes on the
+//! way are set aside for other workers (`isolate.rs`). `spawn_handle`'s tasks and their
+//! awaitable handles live in `handle.rs`.
 
 mod broadcast;
 mod handle;

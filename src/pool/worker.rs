@@ -266,6 +266,9 @@ impl WorkerThread {
     #[inline]
     pub(crate) fn take_local_job(&self) -> Option<TaggedJob> {
         let context = self.context_tag();
+        if context == Tag::NONE {
+            return self.deque.pop();
+        }
         while let Some(job) = self.deque.pop() {
             if context.admits(job.tag) {
                 return Some(job);
@@ -405,7 +408,7 @@ impl WorkerThread {
     /// task inline uses this too).
     #[inline]
     pub(crate) fn run_tagged<R>(&self, tag: Tag, op: impl FnOnce() -> R) -> R {
-        self.contexts.run_job(tag, self.forks.len.get(), op)
+        self.contexts.run_job(tag, || self.forks.len.get(), op)
     }
 
     /// Runs `job` if this worker's context admits it, else sets it aside (a FIFO entry's job).

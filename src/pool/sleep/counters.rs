@@ -34,7 +34,7 @@ impl Counters {
         }
     }
 
-    #[cfg(test)]
+    #[cfg(all(test, not(loom)))]
     pub(crate) fn pack(self) -> u64 {
         (self.idle as u64) | ((self.sleeping as u64) << 16) | ((self.jobs_event as u64) << 32)
     }
