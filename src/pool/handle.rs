@@ -90,6 +90,7 @@ impl<T> fmt::Debug for ScopedJoinHandle<'_, T> {
 /// `Wake`; any runtime does):
 ///
 /// ```
+/// use std::future::Future;
 /// use std::sync::Arc;
 /// use std::task::{Context, Poll, Wake};
 ///
