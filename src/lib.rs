@@ -142,9 +142,10 @@ pub mod vec; // Vec by value and par_drain (Rayon's `rayon::vec`)
 
 pub use pool::{
     broadcast, current_num_threads, current_thread_index, in_place_scope, in_place_scope_fifo,
-    join, join_context, max_num_threads, scope, scope_fifo, spawn, spawn_broadcast, spawn_fifo,
-    yield_local, yield_now, BroadcastContext, FnContext, PoolStats, Scope, ScopeFifo,
-    ThreadBuilder, ThreadPool, ThreadPoolBuildError, ThreadPoolBuilder, Yield,
+    isolate, join, join_context, max_num_threads, scope, scope_fifo, spawn, spawn_broadcast,
+    spawn_fifo, spawn_handle, yield_local, yield_now, BroadcastContext, FnContext, JoinHandle,
+    PoolStats, Scope, ScopeFifo, ScopedJoinHandle, ThreadBuilder, ThreadPool, ThreadPoolBuildError,
+    ThreadPoolBuilder, Yield,
 };
 
 /// The README's examples run as doc tests, so the front page cannot drift from the API.

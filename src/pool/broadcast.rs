@@ -4,7 +4,8 @@
 use std::marker::PhantomData;
 use std::sync::Arc;
 
-use super::job::{HeapJob, StackJob};
+use super::isolate::Tag;
+use super::job::{HeapJob, StackJob, TaggedJob};
 use super::latch::{CountLatch, LatchRef};
 use super::registry::{self, Registry};
 use super::unwind;
@@ -112,8 +113,11 @@ where
             )
         })
         .collect();
+    // Run in the broadcaster's isolation context by a worker that is not isolated itself.
+    let tag = worker.context_tag();
     // SAFETY: `jobs` is neither moved nor dropped until `latch` reports all of them done.
-    registry.inject_targeted(jobs.iter().map(|job| unsafe { job.as_job_ref() }));
+    let job_refs = jobs.iter().map(|job| unsafe { job.as_job_ref() });
+    registry.inject_targeted(job_refs.map(|job| TaggedJob::new(job, tag)));
     worker.wait_until(latch.core().expect("the owner is a worker"));
     jobs.into_iter().map(StackJob::into_result).collect()
 }
@@ -137,7 +141,7 @@ where
                 registry.terminate();
             };
             // SAFETY: the job is `'static` and the targeted queue runs it exactly once.
-            unsafe { HeapJob::into_job_ref(job) }
+            TaggedJob::new(unsafe { HeapJob::into_job_ref(job) }, Tag::NONE)
         })
         .collect();
     registry.inject_targeted(jobs);

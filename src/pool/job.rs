@@ -6,6 +6,7 @@ use std::cell::UnsafeCell;
 use std::mem::ManuallyDrop;
 use std::ptr;
 
+use super::isolate::Tag;
 use super::latch::Latch;
 use super::unwind::{self, PanicPayload};
 
@@ -75,6 +76,22 @@ impl JobRef {
     pub(crate) unsafe fn execute(self) {
         // SAFETY: forwarded from this function's contract.
         unsafe { (self.execute_fn)(self.pointer) }
+    }
+}
+
+/// A job in a queue (deque, injector, targeted or FIFO queue) with the isolation context
+/// it belongs to (`isolate.rs`). Private forks are plain `JobRef`s: they get their tag when
+/// they are published.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct TaggedJob {
+    pub(crate) job: JobRef,
+    pub(crate) tag: Tag,
+}
+
+impl TaggedJob {
+    #[inline]
+    pub(crate) fn new(job: JobRef, tag: Tag) -> Self {
+        TaggedJob { job, tag }
     }
 }
 

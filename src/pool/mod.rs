@@ -8,8 +8,14 @@
 //! 3. while any worker is idle, each busy worker publishes its oldest private fork on its deque;
 //! 4. with nothing found for a few dozen rounds, it gets sleepy, then parks (`sleep/`);
 //! 5. a publication, an injection or the latch it waits on wakes it (`sleep/README.md`).
+//!
+//! Inside `isolate`, step 1 takes only jobs of the isolated region; others it takes on the
+//! way are set aside for other workers (`isolate.rs`). `spawn_handle`'s tasks and their
+//! awaitable handles live in `handle.rs`.
 
 mod broadcast;
+mod handle;
+mod isolate;
 mod job;
 mod join;
 mod latch;
@@ -27,6 +33,8 @@ mod worker;
 mod tests;
 
 pub use broadcast::{broadcast, spawn_broadcast, BroadcastContext};
+pub use handle::{spawn_handle, JoinHandle, ScopedJoinHandle};
+pub use isolate::isolate;
 pub(crate) use join::join_context_here;
 pub use join::{join, join_context, FnContext};
 pub use scope::{in_place_scope, in_place_scope_fifo, scope, scope_fifo, Scope, ScopeFifo};
@@ -232,7 +240,7 @@ fn yield_local_on(worker: &WorkerThread) -> Yield {
     run_if_some(worker, worker.take_local_job())
 }
 
-fn run_if_some(worker: &WorkerThread, job: Option<job::JobRef>) -> Yield {
+fn run_if_some(worker: &WorkerThread, job: Option<job::TaggedJob>) -> Yield {
     match job {
         Some(job) => {
             // SAFETY: a job taken from a queue is live, unexecuted, and now ours.

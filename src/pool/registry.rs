@@ -8,7 +8,8 @@ use std::thread;
 
 use crossbeam_deque::{Injector, Steal, Stealer, Worker};
 
-use super::job::{Job, JobRef, StackJob};
+use super::isolate::{self, SetAside, Tag};
+use super::job::{Job, JobRef, StackJob, TaggedJob};
 use super::latch::{CoreLatch, CrossLatch, LatchRef, LockLatch};
 use super::sleep::Sleep;
 use super::stats::{PoolStats, WorkerStats};
@@ -24,7 +25,9 @@ type ThreadHandler = dyn Fn(usize) + Send + Sync;
 pub(crate) struct Registry {
     thread_infos: Vec<ThreadInfo>,
     pub(crate) sleep: Sleep,
-    injector: Injector<JobRef>,
+    injector: Injector<TaggedJob>,
+    /// Jobs a worker in an isolated context took but could not run (`isolate.rs`).
+    set_aside: SetAside,
     /// Starts at 1 for the `ThreadPool` handle; each detached spawn holds one more. The
     /// workers exit when it reaches zero.
     terminate_count: AtomicUsize,
@@ -51,9 +54,9 @@ impl std::fmt::Debug for Registry {
 }
 
 struct ThreadInfo {
-    stealer: Stealer<JobRef>,
+    stealer: Stealer<TaggedJob>,
     /// Jobs that only this worker may run (broadcast).
-    targeted: Injector<JobRef>,
+    targeted: Injector<TaggedJob>,
     /// Jobs `spawn_fifo`ed by this worker, oldest first; see `FifoQueue`.
     fifo: FifoQueue,
     /// Set when the pool terminates; the worker's main loop waits on it.
@@ -64,18 +67,22 @@ struct ThreadInfo {
 
 /// A worker's FIFO spawns. For each job pushed here, the worker pushes one "take the oldest
 /// FIFO job" entry (a `JobRef` to this queue) on its LIFO deque: whoever runs an entry runs
-/// the queue's oldest job, so FIFO spawns of one thread start in spawn order.
-struct FifoQueue(Injector<JobRef>);
+/// the queue's oldest job, so FIFO spawns of one thread start in spawn order. Entries are
+/// tagged `Tag::ANY`: the job an entry leads to is checked against the isolation context of
+/// whoever runs the entry, and set aside if that context does not admit it.
+struct FifoQueue(Injector<TaggedJob>);
 
 impl Job for FifoQueue {
     unsafe fn execute(this: *const ()) {
         // SAFETY: the queue lives in a registry; the entry is executed by one of that
         // registry's workers, which holds an `Arc` to it.
         let queue = unsafe { &*this.cast::<FifoQueue>() };
+        // SAFETY: entries sit in deques, so a worker runs them: CURRENT is that live worker.
+        let worker = unsafe { &*WorkerThread::current() };
         loop {
             match queue.0.steal() {
                 // SAFETY: a job in the queue is live until executed, and we took it.
-                Steal::Success(job) => return unsafe { job.execute() },
+                Steal::Success(job) => return unsafe { worker.run_or_set_aside(job) },
                 Steal::Retry => {}
                 Steal::Empty => unreachable!("weft: a FIFO entry without its job"),
             }
@@ -149,7 +156,7 @@ impl Registry {
         if adopt_current_thread && WorkerThread::with_current(|worker| worker.is_some()) {
             return Err(ThreadPoolBuildError::current_thread_already_in_pool());
         }
-        let deques: Vec<Worker<JobRef>> = (0..num_threads).map(|_| Worker::new_lifo()).collect();
+        let deques: Vec<Worker<TaggedJob>> = (0..num_threads).map(|_| Worker::new_lifo()).collect();
         let registry = Arc::new(Registry {
             thread_infos: deques
                 .iter()
@@ -163,6 +170,7 @@ impl Registry {
                 .collect(),
             sleep: Sleep::new(num_threads),
             injector: Injector::new(),
+            set_aside: SetAside::new(),
             terminate_count: AtomicUsize::new(1),
             panic_handler: builder.take_panic_handler(),
             start_handler: builder.take_start_handler(),
@@ -246,21 +254,40 @@ impl Registry {
         self.thread_infos.len()
     }
 
-    pub(crate) fn steal_from(&self, victim: usize) -> Steal<JobRef> {
+    pub(crate) fn steal_from(&self, victim: usize) -> Steal<TaggedJob> {
         self.thread_infos[victim].stealer.steal()
     }
 
-    pub(crate) fn steal_injected(&self) -> Option<JobRef> {
+    /// The oldest injected job that `context` admits; the ones before it are set aside.
+    pub(crate) fn steal_injected(&self, context: Tag) -> Option<TaggedJob> {
         loop {
             match self.injector.steal() {
-                Steal::Success(job) => return Some(job),
+                Steal::Success(job) if context.admits(job.tag) => return Some(job),
+                Steal::Success(job) => self.set_aside(job),
                 Steal::Empty => return None,
                 Steal::Retry => {}
             }
         }
     }
 
-    pub(crate) fn take_targeted_job(&self, index: usize) -> Option<JobRef> {
+    /// A job set aside by an isolated worker that `context` admits.
+    #[inline]
+    pub(crate) fn take_set_aside(&self, context: Tag) -> Option<TaggedJob> {
+        self.set_aside.take(context)
+    }
+
+    /// `job` was taken by a worker whose context does not admit it: keep it where any worker
+    /// that may run it finds it, and wake one such worker if all of them sleep
+    /// (*set-aside-while-eligible-worker-sleeps* in `isolate.rs`).
+    #[cold]
+    pub(crate) fn set_aside(&self, job: TaggedJob) {
+        let tag = job.tag;
+        self.set_aside.push(job);
+        self.sleep.new_job_for(|bits| tag.admitted_by_bits(bits));
+    }
+
+    /// Broadcast jobs: only worker `index` may run them, so every context admits them.
+    pub(crate) fn take_targeted_job(&self, index: usize) -> Option<TaggedJob> {
         loop {
             match self.thread_infos[index].targeted.steal() {
                 Steal::Success(job) => return Some(job),
@@ -270,10 +297,13 @@ impl Registry {
         }
     }
 
-    /// Work some search could find right now (the last look before a worker parks).
-    pub(crate) fn has_visible_work(&self, index: usize) -> bool {
+    /// Work some search by worker `index` in `context` could find right now (the last look
+    /// before a worker parks). Queued jobs count whatever their tag: the search would take
+    /// them, to run or to set aside.
+    pub(crate) fn has_visible_work(&self, index: usize, context: Tag) -> bool {
         !self.injector.is_empty()
             || !self.thread_infos[index].targeted.is_empty()
+            || self.set_aside.has_job_for(context)
             || self
                 .thread_infos
                 .iter()
@@ -281,13 +311,13 @@ impl Registry {
     }
 
     /// Queues a job from outside the pool (or for any worker) and wakes a worker for it.
-    pub(crate) fn inject(&self, job: JobRef) {
+    pub(crate) fn inject(&self, job: TaggedJob) {
         self.injector.push(job);
         self.sleep.new_jobs(1);
     }
 
     /// Queues one job for each worker (`jobs[i]` runs on worker `i`).
-    pub(crate) fn inject_targeted(&self, jobs: impl IntoIterator<Item = JobRef>) {
+    pub(crate) fn inject_targeted(&self, jobs: impl IntoIterator<Item = TaggedJob>) {
         for (info, job) in self.thread_infos.iter().zip(jobs) {
             info.targeted.push(job);
         }
@@ -295,7 +325,7 @@ impl Registry {
     }
 
     /// Pushes `job` on the current worker's deque if it belongs to this pool, else injects.
-    pub(crate) fn push_or_inject(&self, job: JobRef) {
+    pub(crate) fn push_or_inject(&self, job: TaggedJob) {
         self.with_current_worker(|worker| match worker {
             Some(worker) => worker.push(job),
             None => self.inject(job),
@@ -303,14 +333,15 @@ impl Registry {
     }
 
     /// Like `push_or_inject`, keeping FIFO order among the current worker's FIFO spawns.
-    pub(crate) fn push_fifo_or_inject(&self, job: JobRef) {
+    pub(crate) fn push_fifo_or_inject(&self, job: TaggedJob) {
         self.with_current_worker(|worker| match worker {
             Some(worker) => {
                 let queue = &self.thread_infos[worker.index()].fifo;
                 queue.0.push(job);
                 // SAFETY: the queue lives as long as the registry, which outlives every
                 // worker that could execute the entry; each entry matches one pushed job.
-                worker.push(unsafe { JobRef::new(queue) });
+                let entry = unsafe { JobRef::new(queue) };
+                worker.push(TaggedJob::new(entry, Tag::ANY));
             }
             None => self.inject(job),
         })
@@ -360,7 +391,8 @@ impl Registry {
                 LatchRef(latch),
             );
             // SAFETY: `job` stays on this stack until its latch is set, which we wait for.
-            self.inject(unsafe { job.as_job_ref() });
+            let job_ref = unsafe { job.as_job_ref() };
+            self.inject(TaggedJob::new(job_ref, isolate::external_tag()));
             latch.wait_and_reset();
             job.into_result()
         })
@@ -384,7 +416,9 @@ impl Registry {
             CrossLatch::new(current),
         );
         // SAFETY: `job` stays on this stack until its latch is set, which we wait for.
-        self.inject(unsafe { job.as_job_ref() });
+        let job_ref = unsafe { job.as_job_ref() };
+        // The job runs in the waiter's isolation context, in the other pool.
+        self.inject(TaggedJob::new(job_ref, current.context_tag()));
         current.wait_until(&job.latch);
         job.into_result()
     }
@@ -433,6 +467,11 @@ impl Registry {
         }
     }
 
+    /// Whether the builder set a panic handler.
+    pub(crate) fn has_panic_handler(&self) -> bool {
+        self.panic_handler.is_some()
+    }
+
     /// Reports a panic from a detached task: to the panic handler, or abort (as Rayon does).
     pub(crate) fn handle_panic(&self, payload: PanicPayload) {
         match &self.panic_handler {
@@ -472,7 +511,7 @@ impl Drop for TerminateOnDrop<'_> {
 }
 
 /// The body of a worker thread (see `ThreadBuilder::run`).
-pub(crate) fn main_loop(registry: Arc<Registry>, index: usize, deque: Worker<JobRef>) {
+pub(crate) fn main_loop(registry: Arc<Registry>, index: usize, deque: Worker<TaggedJob>) {
     let worker = WorkerThread::new(deque, index, Arc::clone(&registry));
     crate::huge_pages::enter_worker_thread(registry.huge_pages);
     worker.run_as_current(|| {

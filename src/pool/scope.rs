@@ -7,7 +7,9 @@ use std::ptr;
 use std::sync::Arc;
 
 use super::broadcast::BroadcastContext;
-use super::job::HeapJob;
+use super::handle::{self, Finish, ScopedJoinHandle};
+use super::isolate::{self, Tag};
+use super::job::{HeapJob, TaggedJob};
 use super::latch::{CountLatch, Latch};
 use super::registry::{self, Registry};
 use super::unwind::{self, PanicPayload};
@@ -35,6 +37,8 @@ struct ScopeBase<'scope> {
     job_completed_latch: CountLatch,
     /// The owner's worker, if the owner is one (it then steals while it waits).
     owner_is_worker: bool,
+    /// The owner's isolation context: the scope waits in it, so its tasks carry it.
+    tag: Tag,
     /// `'scope` is invariant, as the borrow checker needs for spawned closures.
     marker: PhantomData<InvariantScope<'scope>>,
 }
@@ -198,6 +202,34 @@ impl<'scope> Scope<'scope> {
         self.base.spawn_job(job, false);
     }
 
+    /// Spawns a task of the scope that returns a value, and returns its
+    /// [`ScopedJoinHandle`]: `join` it (or `.await` it) inside the scope or after. The task
+    /// may borrow data that outlives the scope, and the scope waits for it like for any
+    /// task. Its panic resumes in `join`; if the handle was dropped before the task ended,
+    /// the panic goes to the scope instead, like a [`spawn`](Self::spawn)ed task's.
+    ///
+    /// ```
+    /// let words = vec!["alpha", "beta", "gamma"];
+    /// let total = weft::scope(|s| {
+    ///     let handles: Vec<_> = words.iter().map(|w| s.spawn_handle(move |_| w.len())).collect();
+    ///     handles.into_iter().map(|h| h.join()).sum::<usize>()
+    /// });
+    /// assert_eq!(total, 14);
+    /// ```
+    pub fn spawn_handle<BODY, T>(&self, body: BODY) -> ScopedJoinHandle<'scope, T>
+    where
+        BODY: FnOnce(&Scope<'scope>) -> T + Send + 'scope,
+        T: Send + 'scope,
+    {
+        self.base.job_completed_latch.increment();
+        let scope = ScopePtr(self);
+        // SAFETY: the scope waits for the count taken above, which `ScopeFinish` releases
+        // only after this closure has run, so the scope is alive while it runs.
+        let func = move || body(unsafe { scope.get() });
+        let finish = ScopeFinish(ScopePtr(&self.base));
+        handle::spawn_task(&self.base.registry, self.base.tag, func, finish)
+    }
+
     /// Spawns `body` on every worker of the pool, each with its [`BroadcastContext`].
     ///
     /// ```
@@ -274,6 +306,7 @@ impl<'scope> ScopeBase<'scope> {
             panic: AtomicPtr::new(ptr::null_mut()),
             job_completed_latch: CountLatch::new(1, owner.map(|w| (w.registry(), w.index()))),
             owner_is_worker: owner.is_some(),
+            tag: owner.map_or_else(isolate::external_tag, WorkerThread::context_tag),
             marker: PhantomData,
         }
     }
@@ -283,7 +316,7 @@ impl<'scope> ScopeBase<'scope> {
         self.job_completed_latch.increment();
         // SAFETY: the job runs exactly once (queues never drop jobs while the scope waits),
         // and what it borrows outlives `'scope`, which outlives the wait in `complete`.
-        let job_ref = unsafe { HeapJob::into_job_ref(job) };
+        let job_ref = TaggedJob::new(unsafe { HeapJob::into_job_ref(job) }, self.tag);
         if fifo {
             self.registry.push_fifo_or_inject(job_ref);
         } else {
@@ -309,7 +342,7 @@ impl<'scope> ScopeBase<'scope> {
                     unsafe { ScopeBase::execute_job(base.as_ptr(), run) };
                 };
                 // SAFETY: as in `spawn_job`.
-                unsafe { HeapJob::into_job_ref(job) }
+                TaggedJob::new(unsafe { HeapJob::into_job_ref(job) }, self.tag)
             })
             .collect();
         self.registry.inject_targeted(jobs);
@@ -373,6 +406,23 @@ impl<'scope> ScopeBase<'scope> {
             let payload = unsafe { Box::from_raw(boxed) };
             unwind::resume_unwinding(*payload);
         }
+    }
+}
+
+/// A `spawn_handle` task's end: release its count of the scope, after recording the panic of
+/// a task whose handle is gone.
+struct ScopeFinish<'scope>(ScopePtr<ScopeBase<'scope>>);
+
+impl Finish for ScopeFinish<'_> {
+    fn finish(self, _registry: &Registry, orphaned_panic: Option<PanicPayload>) {
+        let base = self.0.as_ptr();
+        if let Some(payload) = orphaned_panic {
+            // SAFETY: the task's count is not released yet, so the scope is alive.
+            unsafe { (*base).job_panicked(payload) };
+        }
+        // SAFETY: still alive; `CountLatch::set` does not touch the latch after releasing
+        // the owner, and nothing here touches the scope afterwards.
+        unsafe { CountLatch::set(ptr::addr_of!((*base).job_completed_latch)) };
     }
 }
 

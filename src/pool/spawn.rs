@@ -3,7 +3,8 @@
 
 use std::sync::Arc;
 
-use super::job::HeapJob;
+use super::isolate::Tag;
+use super::job::{HeapJob, TaggedJob};
 use super::registry::{self, Registry};
 use super::unwind;
 use super::worker::WorkerThread;
@@ -63,6 +64,8 @@ where
     };
     // SAFETY: the job is 'static and every queue runs each job exactly once.
     let job_ref = unsafe { HeapJob::into_job_ref(job) };
+    // Nobody waits for a detached task, so no isolated region claims it.
+    let job_ref = TaggedJob::new(job_ref, Tag::NONE);
     if fifo {
         registry.push_fifo_or_inject(job_ref);
     } else {

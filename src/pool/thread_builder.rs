@@ -14,7 +14,7 @@ use std::thread;
 
 use crossbeam_deque::Worker;
 
-use super::job::JobRef;
+use super::job::TaggedJob;
 use super::registry::{self, Registry};
 use super::thread_pool::ThreadPoolBuildError;
 use super::unwind;
@@ -40,7 +40,7 @@ pub struct ThreadBuilder {
     name: Option<String>,
     stack_size: Option<usize>,
     index: usize,
-    deque: Worker<JobRef>,
+    deque: Worker<TaggedJob>,
     /// Counts this worker as live until it has run and left its loop, or was dropped unrun.
     live: LiveWorker,
 }
@@ -51,7 +51,7 @@ impl ThreadBuilder {
         index: usize,
         name: Option<String>,
         stack_size: Option<usize>,
-        deque: Worker<JobRef>,
+        deque: Worker<TaggedJob>,
     ) -> Self {
         ThreadBuilder {
             name,

@@ -10,7 +10,10 @@ use super::registry::{self, Registry};
 use super::sleep::MAX_WORKERS;
 use super::thread_builder::{CustomSpawn, DefaultSpawn, ThreadBuilder, ThreadSpawn};
 use super::unwind;
-use super::{broadcast, scope, spawn, BroadcastContext, PoolStats, Scope, ScopeFifo, Yield};
+use super::{
+    broadcast, handle, isolate, scope, spawn, BroadcastContext, JoinHandle, PoolStats, Scope,
+    ScopeFifo, Yield,
+};
 
 /// Receives the payloads of panics in detached tasks.
 pub(crate) type PanicHandler = dyn Fn(Box<dyn Any + Send>) + Send + Sync;
@@ -675,6 +678,52 @@ impl ThreadPool {
         OP: FnOnce() + Send + 'static,
     {
         spawn::spawn_in(&self.registry, op, false)
+    }
+
+    /// Starts `op` as a task in this pool and returns its [`JoinHandle`]: `join` it, or
+    /// `.await` it from async code (see [`spawn_handle`](crate::spawn_handle)).
+    ///
+    /// ```
+    /// let pool = weft::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    /// let handles: Vec<_> = (0..8u64).map(|i| pool.spawn_handle(move || i * i)).collect();
+    /// let squares: Vec<u64> = handles.into_iter().map(|h| h.join()).collect();
+    /// assert_eq!(squares, [0, 1, 4, 9, 16, 25, 36, 49]);
+    /// ```
+    pub fn spawn_handle<OP, T>(&self, op: OP) -> JoinHandle<T>
+    where
+        OP: FnOnce() -> T + Send + 'static,
+        T: Send + 'static,
+    {
+        handle::spawn_handle_in(&self.registry, op)
+    }
+
+    /// [`isolate`](crate::isolate) on a worker of this pool: runs `op` there (as
+    /// [`install`](Self::install) does) so that a worker waiting inside it runs only work
+    /// created inside it.
+    ///
+    /// ```
+    /// use std::sync::Mutex;
+    /// use weft::prelude::*;
+    ///
+    /// let pool = weft::ThreadPoolBuilder::new().num_threads(4).build().unwrap();
+    /// let log = Mutex::new(Vec::new());
+    /// pool.install(|| {
+    ///     (0..8u32).into_par_iter().for_each(|i| {
+    ///         let mut log = log.lock().unwrap();
+    ///         let sum = pool.isolate(|| (0..100u32).into_par_iter().map(|x| x + i).sum::<u32>());
+    ///         log.push(sum);
+    ///     })
+    /// });
+    /// let mut log = log.into_inner().unwrap();
+    /// log.sort();
+    /// assert_eq!(log, (0..8u32).map(|i| 4950 + 100 * i).collect::<Vec<_>>());
+    /// ```
+    pub fn isolate<OP, R>(&self, op: OP) -> R
+    where
+        OP: FnOnce() -> R + Send,
+        R: Send,
+    {
+        self.install(|| isolate::isolate(op))
     }
 
     /// Spawns a detached task into this pool, FIFO relative to the caller's other FIFO spawns.

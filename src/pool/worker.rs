@@ -17,6 +17,12 @@
 //! in that code may be folded inline, offering nothing, up to that many items
 //! (`pool::fold_inline`). A driver sets it from the cost of the items it folds; a job taken
 //! from a queue runs with the pool's base value (`execute`), as it is not part of that code.
+//!
+//! ## Isolation
+//! Queued jobs carry a tag (`TaggedJob`) and the worker runs in an isolation context
+//! (`isolate.rs`). A private fork has no tag: publishing it looks the tag up from the
+//! contexts' fork-stack heights, so `join`'s fast path pays nothing for isolation. A worker
+//! in a restricted context sets aside every job it takes but may not run, and searches on.
 
 use std::cell::Cell;
 use std::ptr;
@@ -24,7 +30,8 @@ use std::sync::Arc;
 
 use crossbeam_deque::{Steal, Worker};
 
-use super::job::JobRef;
+use super::isolate::{Tag, WorkerContexts};
+use super::job::{JobRef, TaggedJob};
 use super::latch::{AsCoreLatch, CoreLatch};
 use super::registry::Registry;
 use super::stats::Event;
@@ -53,8 +60,10 @@ thread_local! {
 
 /// The per-thread state of one worker.
 pub(crate) struct WorkerThread {
-    deque: Worker<JobRef>,
+    deque: Worker<TaggedJob>,
     forks: ForkStack,
+    /// The isolation context this worker runs in (`isolate.rs`).
+    contexts: WorkerContexts,
     index: usize,
     rng: XorShift64Star,
     registry: Arc<Registry>,
@@ -84,7 +93,7 @@ struct ForkStack {
 }
 
 impl WorkerThread {
-    pub(crate) fn new(deque: Worker<JobRef>, index: usize, registry: Arc<Registry>) -> Self {
+    pub(crate) fn new(deque: Worker<TaggedJob>, index: usize, registry: Arc<Registry>) -> Self {
         let base_inline_limit = if registry.num_threads() == 1 {
             ALONE
         } else {
@@ -97,6 +106,7 @@ impl WorkerThread {
                 len: Cell::new(0),
                 published: Cell::new(0),
             },
+            contexts: WorkerContexts::new(),
             index,
             rng: XorShift64Star::new(index as u64 + 1),
             inline_limit: Cell::new(base_inline_limit),
@@ -172,7 +182,7 @@ impl WorkerThread {
     pub(crate) fn push_fork(&self, job: JobRef) -> usize {
         let slot = self.forks.len.get();
         if slot == FORK_CAPACITY {
-            self.push(job);
+            self.push(TaggedJob::new(job, self.context_tag()));
             return PUBLISHED_DIRECTLY;
         }
         self.forks.slots[slot].set(job);
@@ -276,7 +286,9 @@ impl WorkerThread {
     fn share_fork_cold(&self) {
         let oldest = self.forks.published.get();
         if oldest < self.forks.len.get() && self.deque.is_empty() {
-            self.deque.push(self.forks.slots[oldest].get());
+            let tag = self.contexts.fork_tag(oldest);
+            self.deque
+                .push(TaggedJob::new(self.forks.slots[oldest].get(), tag));
             self.forks.published.set(oldest + 1);
             self.note(Event::ForkPublished, 1);
             self.registry.sleep.new_jobs(1);
@@ -288,8 +300,9 @@ impl WorkerThread {
     fn share_all_forks(&self) {
         let (start, end) = (self.forks.published.get(), self.forks.len.get());
         if start < end {
-            for slot in &self.forks.slots[start..end] {
-                self.deque.push(slot.get());
+            for (index, slot) in self.forks.slots.iter().enumerate().take(end).skip(start) {
+                let tag = self.contexts.fork_tag(index);
+                self.deque.push(TaggedJob::new(slot.get(), tag));
             }
             self.forks.published.set(end);
             self.note(Event::ForkPublished, (end - start) as u64);
@@ -303,15 +316,26 @@ impl WorkerThread {
     }
 
     /// Pushes a job on this worker's deque, visible to thieves at once (spawn, overflow).
-    pub(crate) fn push(&self, job: JobRef) {
+    pub(crate) fn push(&self, job: TaggedJob) {
         self.deque.push(job);
         self.registry.sleep.new_jobs(1);
     }
 
-    /// Pops the newest job of this worker's deque.
+    /// Pops the newest job of this worker's deque that its context admits; jobs popped on
+    /// the way that it may not run are set aside.
     #[inline]
-    pub(crate) fn take_local_job(&self) -> Option<JobRef> {
-        self.deque.pop()
+    pub(crate) fn take_local_job(&self) -> Option<TaggedJob> {
+        let context = self.context_tag();
+        if context == Tag::NONE {
+            return self.deque.pop();
+        }
+        while let Some(job) = self.deque.pop() {
+            if context.admits(job.tag) {
+                return Some(job);
+            }
+            self.registry.set_aside(job);
+        }
+        None
     }
 
     /// `job`, a published fork, is needed now: true if we popped it back (run it inline),
@@ -319,9 +343,12 @@ impl WorkerThread {
     pub(crate) fn reclaim_fork(&self, job: JobRef, latch: &CoreLatch) -> bool {
         while !latch.probe() {
             match self.deque.pop() {
-                Some(popped) if popped == job => return true,
-                // SAFETY: jobs in our deque are live until executed (JobRef contract).
-                Some(other) => unsafe { self.execute(other) },
+                Some(popped) if popped.job == job => return true,
+                Some(other) if self.context_tag().admits(other.tag) => {
+                    // SAFETY: jobs in our deque are live until executed (JobRef contract).
+                    unsafe { self.execute(other) }
+                }
+                Some(other) => self.registry.set_aside(other),
                 None => {
                     self.wait_until(latch);
                     return false;
@@ -350,7 +377,7 @@ impl WorkerThread {
                 continue;
             }
             let sleep = &self.registry.sleep;
-            let mut idle = sleep.start_looking(self.index);
+            let mut idle = sleep.start_looking(self.index, self.context_tag().to_bits());
             let found = loop {
                 if latch.probe() {
                     break None;
@@ -368,19 +395,22 @@ impl WorkerThread {
         }
     }
 
-    /// One search: own deque, own broadcast queue, the injector, then random victims.
-    pub(crate) fn find_work(&self) -> Option<JobRef> {
+    /// One search: own deque, own broadcast queue, jobs set aside, the injector, then random
+    /// victims. Jobs this worker's context does not admit are set aside on the way.
+    pub(crate) fn find_work(&self) -> Option<TaggedJob> {
+        let context = self.context_tag();
         self.take_local_job()
             .or_else(|| self.registry.take_targeted_job(self.index))
+            .or_else(|| self.registry.take_set_aside(context))
             .or_else(|| {
-                let job = self.registry.steal_injected();
+                let job = self.registry.steal_injected(context);
                 if job.is_some() {
                     self.note(Event::JobInjected, 1);
                 }
                 job
             })
             .or_else(|| {
-                let job = self.steal_from_others();
+                let job = self.steal_from_others(context);
                 if job.is_some() {
                     self.note(Event::JobStolen, 1);
                 }
@@ -388,7 +418,7 @@ impl WorkerThread {
             })
     }
 
-    fn steal_from_others(&self) -> Option<JobRef> {
+    fn steal_from_others(&self, context: Tag) -> Option<TaggedJob> {
         let stealers = self.registry.num_threads();
         if stealers <= 1 {
             return None;
@@ -402,7 +432,9 @@ impl WorkerThread {
                     continue;
                 }
                 match self.registry.steal_from(victim) {
-                    Steal::Success(job) => return Some(job),
+                    Steal::Success(job) if context.admits(job.tag) => return Some(job),
+                    // Taken but not ours to run in this context: others will find it.
+                    Steal::Success(job) => self.registry.set_aside(job),
                     Steal::Retry => retry = true,
                     Steal::Empty => {}
                 }
@@ -414,22 +446,58 @@ impl WorkerThread {
     }
 
     fn has_visible_work(&self) -> bool {
-        !self.deque.is_empty() || self.registry.has_visible_work(self.index)
+        !self.deque.is_empty()
+            || self
+                .registry
+                .has_visible_work(self.index, self.context_tag())
     }
 
-    /// Executes a job on this worker.
+    /// The isolation context this worker runs in.
+    #[inline]
+    pub(crate) fn context_tag(&self) -> Tag {
+        self.contexts.tag()
+    }
+
+    /// Runs `op` in a fresh isolation context (`isolate`).
+    pub(crate) fn isolated<R>(&self, tag: Tag, op: impl FnOnce() -> R) -> R {
+        self.contexts.enter(tag, self.forks.len.get(), op)
+    }
+
+    /// Runs `op`, the body of a job tagged `tag`, in the context it belongs in: the job's if
+    /// this worker is unrestricted, else the current one (`JoinHandle::join` running its
+    /// task inline uses this too).
+    #[inline]
+    pub(crate) fn run_tagged<R>(&self, tag: Tag, op: impl FnOnce() -> R) -> R {
+        self.contexts.run_job(tag, || self.forks.len.get(), op)
+    }
+
+    /// Runs `job` if this worker's context admits it, else sets it aside (a FIFO entry's job).
+    ///
+    /// # Safety
+    /// As for [`execute`](Self::execute).
+    pub(crate) unsafe fn run_or_set_aside(&self, job: TaggedJob) {
+        if self.context_tag().admits(job.tag) {
+            // SAFETY: forwarded from this function's contract.
+            self.run_tagged(job.tag, || unsafe { job.job.execute() })
+        } else {
+            self.registry.set_aside(job);
+        }
+    }
+
+    /// Executes a job on this worker, in the job's isolation context if this worker is
+    /// unrestricted.
     ///
     /// # Safety
     /// `job` must be live and not executed before (the `JobRef` contract).
     #[inline]
-    pub(crate) unsafe fn execute(&self, job: JobRef) {
+    pub(crate) unsafe fn execute(&self, job: TaggedJob) {
         self.note(Event::JobExecuted, 1);
         // The job is not part of the work this thread was doing: it starts with no inline
         // limit of its own, and the work's limit is back once the job is done. (Jobs do not
         // unwind: they catch their panics.)
         let limit = self.inline_limit.replace(self.base_inline_limit);
         // SAFETY: forwarded from this function's contract.
-        unsafe { job.execute() };
+        self.run_tagged(job.tag, || unsafe { job.job.execute() });
         self.inline_limit.set(limit);
     }
 

@@ -16,7 +16,7 @@ fn worker_loop(
     queue: &Mutex<Vec<u32>>,
     latch: &CoreLatch,
 ) -> Option<u32> {
-    let mut idle = sleep.start_looking(index);
+    let mut idle = sleep.start_looking(index, 0);
     loop {
         if latch.probe() {
             sleep.stop_looking(false);
@@ -98,5 +98,69 @@ fn loom_two_workers_one_job_terminates() {
         sleep.new_jobs(1);
         let results: Vec<_> = workers.into_iter().map(|w| w.join().unwrap()).collect();
         assert_eq!(results.iter().flatten().count(), 1, "{results:?}");
+    });
+}
+
+/// *set-aside-while-eligible-worker-sleeps*: worker 1 is isolated (context 5) and takes the
+/// job, which it may not run; it sets the job aside. Worker 0 (unrestricted) must still get
+/// it, even though worker 1 was the awake searcher the publisher counted on.
+#[test]
+fn loom_a_job_set_aside_by_an_isolated_worker_reaches_an_eligible_one() {
+    const ISOLATED: u64 = 5;
+    loom::model(|| {
+        let sleep = Arc::new(Sleep::new(2));
+        let queue = Arc::new(Mutex::new(Vec::new()));
+        let set_aside = Arc::new(Mutex::new(Vec::new()));
+        let latches = Arc::new([CoreLatch::new(), CoreLatch::new()]);
+        let unrestricted = {
+            let (sleep, queue, set_aside) = (sleep.clone(), queue.clone(), set_aside.clone());
+            let latches = latches.clone();
+            thread::spawn(move || {
+                // Context 0 runs anything: from the queue or from the set-aside list.
+                let mut idle = sleep.start_looking(0, 0);
+                loop {
+                    let popped = queue.lock().unwrap().pop();
+                    let found = popped.or_else(|| set_aside.lock().unwrap().pop());
+                    if let Some(job) = found {
+                        sleep.stop_looking(true);
+                        return job;
+                    }
+                    let has_work = || {
+                        !queue.lock().unwrap().is_empty() || !set_aside.lock().unwrap().is_empty()
+                    };
+                    sleep.no_work_found(&mut idle, &latches[0], has_work);
+                }
+            })
+        };
+        let isolated = {
+            let (sleep, queue, set_aside) = (sleep.clone(), queue.clone(), set_aside.clone());
+            let latches = latches.clone();
+            thread::spawn(move || {
+                // Context 5 admits nothing here: every job it takes is set aside.
+                let mut idle = sleep.start_looking(1, ISOLATED);
+                loop {
+                    if latches[1].probe() {
+                        sleep.stop_looking(false);
+                        return;
+                    }
+                    let popped = queue.lock().unwrap().pop();
+                    if let Some(job) = popped {
+                        set_aside.lock().unwrap().push(job);
+                        sleep.new_job_for(|context| context == 0);
+                        continue;
+                    }
+                    let has_work = || !queue.lock().unwrap().is_empty();
+                    sleep.no_work_found(&mut idle, &latches[1], has_work);
+                }
+            })
+        };
+        queue.lock().unwrap().push(3);
+        sleep.new_jobs(1);
+        assert_eq!(unrestricted.join().unwrap(), 3);
+        // SAFETY: the latches live in an Arc we hold.
+        if unsafe { CoreLatch::set(&latches[1]) } {
+            sleep.notify_worker_latch_is_set(1);
+        }
+        isolated.join().unwrap();
     });
 }

@@ -34,12 +34,17 @@ struct WorkerSleepState {
     /// True while the worker is parked on `wake`; written under this mutex only.
     is_blocked: Mutex<bool>,
     wake: Condvar,
+    /// The isolation context (`isolate::Tag` bits) the worker last went to sleep in; read by
+    /// `new_job_for` to wake a sleeper that may run a set-aside job.
+    context: AtomicU64,
 }
 
 /// A worker's progress towards sleep while it looks for work.
 #[derive(Debug)]
 pub(crate) struct IdleState {
     worker_index: usize,
+    /// The isolation context the worker searches in (`isolate::Tag` bits).
+    context: u64,
     rounds: u32,
     /// The jobs event read when the worker became sleepy.
     jobs_event: u32,
@@ -55,6 +60,7 @@ impl Sleep {
                     CachePadded::new(WorkerSleepState {
                         is_blocked: Mutex::new(false),
                         wake: Condvar::new(),
+                        context: AtomicU64::new(0),
                     })
                 })
                 .collect(),
@@ -69,11 +75,12 @@ impl Sleep {
         counters::anyone_idle(self.counters.load(Ordering::Relaxed))
     }
 
-    /// A worker starts looking for work.
-    pub(crate) fn start_looking(&self, worker_index: usize) -> IdleState {
+    /// A worker starts looking for work, in isolation context `context`.
+    pub(crate) fn start_looking(&self, worker_index: usize, context: u64) -> IdleState {
         self.counters.fetch_add(ONE_IDLE, Ordering::SeqCst);
         IdleState {
             worker_index,
+            context,
             rounds: 0,
             jobs_event: 0,
         }
@@ -122,6 +129,10 @@ impl Sleep {
             latch.wake_up();
             return;
         }
+        // ORDERING: read by `new_job_for` after its SeqCst RMW on the counter word, which
+        // comes after our registering CAS below (else that CAS fails and we do not sleep);
+        // the CAS is a release, so this store is visible to it.
+        state.context.store(idle.context, Ordering::Relaxed);
         // Register as sleeping only if no work was published since we got sleepy.
         let mut word = self.counters.load(Ordering::SeqCst);
         loop {
@@ -170,6 +181,26 @@ impl Sleep {
         let awake = old.awake_idle();
         if awake < num_jobs {
             self.wake_any((num_jobs - awake).min(old.sleeping));
+        }
+    }
+
+    /// One job that only some workers may run was published (a job set aside by an isolated
+    /// worker; `eligible` says, from a sleeper's recorded context, whether it may run it).
+    /// Unlike `new_jobs`, awake searchers are not trusted to take it (they may be isolated
+    /// elsewhere): one eligible sleeper is woken if there is one
+    /// (*set-aside-while-eligible-worker-sleeps* in `pool/isolate.rs`).
+    pub(crate) fn new_job_for(&self, eligible: impl Fn(u64) -> bool) {
+        let old = Counters::unpack(self.counters.fetch_add(ONE_JOBS_EVENT, Ordering::SeqCst));
+        if old.sleeping == 0 {
+            return;
+        }
+        for (index, state) in self.workers.iter().enumerate() {
+            // ORDERING: pairs with the store in `sleep`, ordered by the counter RMWs (see
+            // there); a context written after a sleeper woke may be stale, which costs at
+            // most a wake-up of a worker that finds nothing.
+            if eligible(state.context.load(Ordering::Relaxed)) && self.wake_specific(index) {
+                return;
+            }
         }
     }
 
