@@ -48,6 +48,7 @@ pub mod vec; // Vec by value and par_drain (Rayon's `rayon::vec`)
 /// on-steal one (process-wide). Not part of the stable API.
 #[doc(hidden)]
 pub use drive::use_halving_for_indexed;
+pub use pool::trace;
 pub use pool::{
     broadcast, current_num_threads, current_thread_index, in_place_scope, in_place_scope_fifo,
     join, join_context, max_num_threads, scope, scope_fifo, spawn, spawn_broadcast, spawn_fifo,

@@ -26,7 +26,8 @@ use super::steal_range::{ChunkLimits, Handoff, OwnerCursor, SplitAt, MAX_RANGE_L
 use crate::plumbing::{Consumer, Folder, Producer, Reducer};
 use crate::pool::{
     current_num_threads, idle_worker_needs_work, join_context, join_context_here, offer_forks,
-    on_a_worker, publish_fork, record_event, Event, FnContext,
+    on_a_worker, publish_fork, record_event, trace_claim, trace_fold, trace_piece,
+    trace_range_steal, Event, FnContext,
 };
 
 /// A range of at most this many items starts private while no idle worker would take new
@@ -143,6 +144,7 @@ where
     let (first_work, rest) = work.split_at(first.end as usize);
     on_a_worker(move || {
         record_event(Event::ChunkTaken, 1);
+        trace_claim(first.clone());
         // The folder is made here, on the worker (it need not be `Send`).
         let run = Run {
             folder: first_work.consumer.into_folder(),
@@ -191,7 +193,9 @@ where
             piece.below,
             may_continue,
         );
-        let folder = fold_indexed(piece.producer, claimed, folder);
+        let folder = trace_piece(claim.clone(), || {
+            fold_indexed(piece.producer, claimed, folder)
+        });
         let full = folder.full();
         let run_so_far = Run { folder, below };
         match rest {
@@ -279,6 +283,7 @@ where
                     break;
                 };
                 record_event(Event::ChunkTaken, 1);
+                trace_claim(chunk.indices.clone());
                 let may_continue = !cursor.chunks_capped();
                 run = Some(extend_run(
                     &mut done,
@@ -300,10 +305,10 @@ where
             let start = timed.then(|| *last_read.get_or_insert_with(clock::now));
             let tail = if block < left {
                 let (head, tail) = producer.split_at(block as usize);
-                folder = fold_indexed(head, block as usize, folder);
+                folder = trace_fold(block, || fold_indexed(head, block as usize, folder));
                 Some(tail)
             } else {
-                folder = fold_indexed(producer, left as usize, folder);
+                folder = trace_fold(left, || fold_indexed(producer, left as usize, folder));
                 None
             };
             if let Some(start) = start {
@@ -416,7 +421,11 @@ where
         let (chunk_producer, rest_producer) = producer.split_at(chunk);
         let (chunk_consumer, rest_consumer, reducer) = consumer.split_at_sized(chunk, left);
         record_event(Event::ChunkTaken, 1);
-        let result = fold_indexed(chunk_producer, chunk, chunk_consumer.into_folder()).complete();
+        let piece = len - left..len - left + chunk;
+        let folder = trace_piece(piece, || {
+            fold_indexed(chunk_producer, chunk, chunk_consumer.into_folder())
+        });
+        let result = folder.complete();
         done = Some(match done {
             None => (result, reducer),
             Some((before, joins)) => (joins.reduce(before, result), reducer),
@@ -427,7 +436,10 @@ where
         consumer.into_folder().complete()
     } else {
         record_event(Event::ChunkTaken, 1);
-        fold_indexed(producer, left, consumer.into_folder()).complete()
+        trace_piece(len - left..len, || {
+            fold_indexed(producer, left, consumer.into_folder())
+        })
+        .complete()
     };
     match done {
         None => last,
@@ -459,7 +471,8 @@ where
     record_event(Event::RangeSteal, 1);
     let below = work.below.expect("a stolen piece has a lower neighbour");
     let len = (indices.end - indices.start) as usize;
-    Some((below, drive_indexed(len, work.producer, work.consumer)))
+    let theirs = trace_range_steal(indices, || drive_indexed(len, work.producer, work.consumer));
+    Some((below, theirs))
 }
 
 /// Joins the owner's result with what a thief made of the upper part, if anything.

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use super::job::{HeapJob, StackJob};
 use super::latch::{CountLatch, LatchRef};
 use super::registry::{self, Registry};
+use super::trace::JobKind;
 use super::unwind;
 use super::worker::WorkerThread;
 
@@ -118,7 +119,10 @@ where
         })
         .collect();
     // SAFETY: `jobs` is neither moved nor dropped until `latch` reports all of them done.
-    registry.inject_targeted(jobs.iter().map(|job| unsafe { job.as_job_ref() }));
+    registry.inject_targeted(
+        jobs.iter()
+            .map(|job| unsafe { job.as_job_ref() }.with_kind(JobKind::Broadcast)),
+    );
     worker.wait_until(latch.core().expect("the owner is a worker"));
     jobs.into_iter().map(StackJob::into_result).collect()
 }
@@ -142,7 +146,7 @@ where
                 registry.terminate();
             };
             // SAFETY: the job is `'static` and the targeted queue runs it exactly once.
-            unsafe { HeapJob::into_job_ref(job) }
+            unsafe { HeapJob::into_job_ref(job) }.with_kind(JobKind::Broadcast)
         })
         .collect();
     registry.inject_targeted(jobs);

@@ -10,6 +10,7 @@ use super::broadcast::BroadcastContext;
 use super::job::HeapJob;
 use super::latch::{CountLatch, Latch};
 use super::registry::{self, Registry};
+use super::trace::JobKind;
 use super::unwind::{self, PanicPayload};
 use super::worker::WorkerThread;
 use crate::sync::atomic::{AtomicPtr, Ordering};
@@ -282,7 +283,7 @@ impl<'scope> ScopeBase<'scope> {
         self.job_completed_latch.increment();
         // SAFETY: the job runs exactly once (queues never drop jobs while the scope waits),
         // and what it borrows outlives `'scope`, which outlives the wait in `complete`.
-        let job_ref = unsafe { HeapJob::into_job_ref(job) };
+        let job_ref = unsafe { HeapJob::into_job_ref(job) }.with_kind(JobKind::Scope);
         if fifo {
             self.registry.push_fifo_or_inject(job_ref);
         } else {
@@ -308,7 +309,7 @@ impl<'scope> ScopeBase<'scope> {
                     unsafe { ScopeBase::execute_job(base.as_ptr(), run) };
                 };
                 // SAFETY: as in `spawn_job`.
-                unsafe { HeapJob::into_job_ref(job) }
+                unsafe { HeapJob::into_job_ref(job) }.with_kind(JobKind::Broadcast)
             })
             .collect();
         self.registry.inject_targeted(jobs);

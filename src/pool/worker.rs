@@ -22,6 +22,7 @@ use super::job::JobRef;
 use super::latch::{AsCoreLatch, CoreLatch};
 use super::registry::Registry;
 use super::stats::Event;
+use super::trace::TraceWriter;
 
 /// Forks a worker keeps privately; deeper recursions publish the excess directly.
 const FORK_CAPACITY: usize = 128;
@@ -47,6 +48,8 @@ pub(crate) struct WorkerThread {
     index: usize,
     rng: XorShift64Star,
     registry: Arc<Registry>,
+    /// Set if the pool records (`pool/trace`): every recording point tests this field.
+    trace: Option<TraceWriter>,
 }
 
 impl std::fmt::Debug for WorkerThread {
@@ -77,6 +80,7 @@ impl WorkerThread {
             },
             index,
             rng: XorShift64Star::new(index as u64 + 1),
+            trace: registry.trace_writer(index),
             registry,
         }
     }
@@ -120,6 +124,21 @@ impl WorkerThread {
 
     pub(crate) fn registry(&self) -> &Arc<Registry> {
         &self.registry
+    }
+
+    /// This worker's trace writer, if its pool records.
+    #[inline]
+    pub(crate) fn trace(&self) -> Option<&TraceWriter> {
+        self.trace.as_ref()
+    }
+
+    /// Runs `op`, which starts a parallel loop's range on this worker (see `pool/trace`).
+    #[inline]
+    pub(crate) fn trace_range<R>(&self, op: impl FnOnce() -> R) -> R {
+        match &self.trace {
+            None => op(),
+            Some(trace) => trace.in_range(op),
+        }
     }
 
     /// True when `join` need not fork: enough unpublished forks wait already.
@@ -298,7 +317,13 @@ impl WorkerThread {
                 if let Some(job) = self.find_work() {
                     break Some(job);
                 }
-                sleep.no_work_found(&mut idle, latch, || self.has_visible_work());
+                let since = self.trace.as_ref().map(TraceWriter::now);
+                if sleep.no_work_found(&mut idle, latch, || self.has_visible_work()) {
+                    self.note(Event::Woken, 1);
+                    if let (Some(trace), Some(since)) = (&self.trace, since) {
+                        trace.slept(since);
+                    }
+                }
             };
             sleep.stop_looking(found.is_some());
             if let Some(job) = found {
@@ -316,19 +341,24 @@ impl WorkerThread {
                 let job = self.registry.steal_injected();
                 if job.is_some() {
                     self.note(Event::JobInjected, 1);
+                    if let Some(trace) = &self.trace {
+                        trace.took_injected();
+                    }
                 }
                 job
             })
             .or_else(|| {
-                let job = self.steal_from_others();
-                if job.is_some() {
-                    self.note(Event::JobStolen, 1);
+                let (job, victim) = self.steal_from_others()?;
+                self.note(Event::JobStolen, 1);
+                if let Some(trace) = &self.trace {
+                    trace.stole_job(victim);
                 }
-                job
+                Some(job)
             })
     }
 
-    fn steal_from_others(&self) -> Option<JobRef> {
+    /// A job stolen from another worker's deque, and that worker's index.
+    fn steal_from_others(&self) -> Option<(JobRef, usize)> {
         let stealers = self.registry.num_threads();
         if stealers <= 1 {
             return None;
@@ -342,7 +372,7 @@ impl WorkerThread {
                     continue;
                 }
                 match self.registry.steal_from(victim) {
-                    Steal::Success(job) => return Some(job),
+                    Steal::Success(job) => return Some((job, victim)),
                     Steal::Retry => retry = true,
                     Steal::Empty => {}
                 }
@@ -364,6 +394,10 @@ impl WorkerThread {
     #[inline]
     pub(crate) unsafe fn execute(&self, job: JobRef) {
         self.note(Event::JobExecuted, 1);
+        if let Some(trace) = &self.trace {
+            // SAFETY: forwarded from this function's contract.
+            return unsafe { trace.execute(job) };
+        }
         // SAFETY: forwarded from this function's contract.
         unsafe { job.execute() }
     }
