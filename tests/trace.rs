@@ -1,10 +1,12 @@
 //! The schedule recording (`ThreadPoolBuilder::trace`, `ThreadPool::take_trace`): spans nest
 //! on each worker, jobs carry their kinds, a loop's pieces cover each of its indices
 //! exactly once, marks agree with the pool's counters, and the JSON and SVG outputs are
-//! well formed with the right events per worker. `WEFT_TRACE` has its own test binary
-//! (`trace_env.rs`), as it must be set before a pool is built.
+//! well formed with the right events per worker; `WEFT_TRACE` behaves as documented
+//! (`trace/env.rs`, whose cases run in child processes).
 
 mod common_trace;
+#[path = "trace/env.rs"]
+mod env;
 
 use std::collections::BTreeMap;
 use std::ops::Range;

@@ -44,7 +44,9 @@
 //!
 //! # Cost
 //! Off (the default), each place that could record tests one flag: a field of the worker
-//! for the scheduler's own events, a process-wide relaxed load for the loop driver's. On,
+//! for the scheduler's own events, a process-wide relaxed load for the loop driver's (once
+//! some pool of the process records, the driver's hooks in every pool also read the
+//! current worker from a thread-local and test its field). On,
 //! each worker appends fixed-size records to its own ring (allocated when the pool is
 //! built, [`ThreadPoolBuilder::trace_capacity`](crate::ThreadPoolBuilder::trace_capacity)
 //! records per worker): no lock, no allocation, no shared write, two clock reads (`Instant`)

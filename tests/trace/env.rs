@@ -3,30 +3,35 @@
 //! exit; `0` turns it off; `ThreadPoolBuilder::trace(false)` wins over it.
 //!
 //! The variable must be set before a pool is built and is read by every pool of a process,
-//! so each case runs in a child process: this binary runs itself again with one test
-//! selected (`child_*`, which do nothing unless `WEFT_TRACE_TEST_CHILD` is set) and the
-//! variable in its environment; the parent then checks the files.
-
-mod common_trace;
+//! so each case runs in a child process: this test binary runs itself again with one test
+//! selected (`env::child_*`, which do nothing unless `WEFT_TRACE_TEST_CHILD` is set) and the
+//! variable in its environment; the parent then checks the files. No test sets the
+//! variable in the parent process.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common_trace::{parse_json, parse_xml};
+use super::common_trace::{parse_json, parse_xml};
 use weft::prelude::*;
 
 /// Runs the test `child` of this binary in a child process with `WEFT_TRACE=weft_trace`,
 /// in the directory `cwd`.
 fn run_child(child: &str, weft_trace: &str, cwd: &Path) {
     std::fs::create_dir_all(cwd).unwrap();
-    let status = Command::new(std::env::current_exe().unwrap())
-        .args([child, "--exact", "--nocapture", "--test-threads=1"])
+    let output = Command::new(std::env::current_exe().unwrap())
+        .args([&format!("env::{child}"), "--exact", "--test-threads=1"])
         .current_dir(cwd)
         .env("WEFT_TRACE", weft_trace)
         .env("WEFT_TRACE_TEST_CHILD", "1")
-        .status()
+        .output()
         .unwrap();
-    assert!(status.success(), "{child} failed: {status}");
+    assert!(
+        output.status.success(),
+        "{child} failed: {}\n{}{}",
+        output.status,
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
 }
 
 fn is_child() -> bool {
