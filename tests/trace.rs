@@ -21,8 +21,13 @@ use weft::trace::{JobKind, Mark, MarkKind, Span, SpanKind, Trace};
 use weft::{ThreadPool, ThreadPoolBuilder};
 
 fn recording_pool(threads: usize) -> ThreadPool {
+    recording_pool_named(threads, |i| format!("worker {i}"))
+}
+
+fn recording_pool_named(threads: usize, name: fn(usize) -> String) -> ThreadPool {
     ThreadPoolBuilder::new()
         .num_threads(threads)
+        .thread_name(name)
         .trace(true)
         .build()
         .unwrap()
@@ -323,12 +328,7 @@ fn json_events(json: &Json) -> Vec<&Json> {
 #[test]
 fn the_json_parses_and_has_each_workers_events() {
     for threads in [1, 3] {
-        let pool = ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .thread_name(|i| format!("json \"worker\" {i}"))
-            .trace(true)
-            .build()
-            .unwrap();
+        let pool = recording_pool_named(threads, |i| format!("json \"worker\" {i}"));
         let trace = run_and_take(&pool, || {
             let v: Vec<u64> = (0..50_000u64).into_par_iter().map(|x| x * 3).collect();
             assert_eq!(v[49_999], 149_997);
@@ -402,12 +402,7 @@ fn the_json_parses_and_has_each_workers_events() {
 #[test]
 fn the_svg_is_well_formed_with_one_lane_per_worker() {
     for threads in [1, 3, 8] {
-        let pool = ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .thread_name(|i| format!("svg<{i}>"))
-            .trace(true)
-            .build()
-            .unwrap();
+        let pool = recording_pool_named(threads, |i| format!("svg<{i}>"));
         let trace = run_and_take(&pool, || {
             let sum: u64 = (0..200_000u64).into_par_iter().map(|x| x % 11).sum();
             assert_eq!(sum, (0..200_000u64).map(|x| x % 11).sum::<u64>());

@@ -263,7 +263,7 @@ impl Registry {
 
     /// What the workers recorded since the previous call; `None` if the pool does not record.
     pub(crate) fn take_trace(&self) -> Option<Trace> {
-        Some(self.trace.as_ref()?.take(self.stats()))
+        Some(self.trace.as_ref()?.take(|| self.stats()))
     }
 
     /// `WEFT_TRACE`: writes the recording's files, once (at the pool's end or process exit).
@@ -272,7 +272,7 @@ impl Registry {
             let global = GLOBAL_REGISTRY
                 .get()
                 .is_some_and(|global| ptr_eq(global, self));
-            trace.write_output(self.stats(), global);
+            trace.write_output(|| self.stats(), global);
         }
     }
 

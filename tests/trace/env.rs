@@ -34,6 +34,14 @@ fn run_child(child: &str, weft_trace: &str, cwd: &Path) {
     );
 }
 
+/// A pool of two workers, built as `WEFT_TRACE` says.
+fn pool_of_two() -> weft::ThreadPool {
+    weft::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap()
+}
+
 fn is_child() -> bool {
     std::env::var_os("WEFT_TRACE_TEST_CHILD").is_some()
 }
@@ -77,10 +85,7 @@ fn child_builds_pools() {
         return;
     }
     // Recorded, and written when it ends (`shutdown_and_wait` returns after that).
-    let pool = weft::ThreadPoolBuilder::new()
-        .num_threads(2)
-        .build()
-        .unwrap();
+    let pool = pool_of_two();
     let sum: u64 = pool.install(|| (0..100_000u64).into_par_iter().sum());
     assert_eq!(sum, 4_999_950_000);
     pool.shutdown_and_wait();
@@ -89,10 +94,7 @@ fn child_builds_pools() {
     assert!(quiet.take_trace().is_none());
     quiet.shutdown_and_wait();
     // Recorded, partly taken by the program, the rest written at process exit.
-    let kept = weft::ThreadPoolBuilder::new()
-        .num_threads(2)
-        .build()
-        .unwrap();
+    let kept = pool_of_two();
     assert_eq!(kept.install(|| (0..1000u32).into_par_iter().count()), 1000);
     assert!(kept.take_trace().is_some());
     std::mem::forget(kept);
@@ -112,10 +114,7 @@ fn child_is_off() {
     if !is_child() {
         return;
     }
-    let pool = weft::ThreadPoolBuilder::new()
-        .num_threads(2)
-        .build()
-        .unwrap();
+    let pool = pool_of_two();
     assert!(pool.take_trace().is_none());
     let sum: u64 = (0..1000u64).into_par_iter().sum();
     assert_eq!(sum, 499_500);

@@ -116,9 +116,11 @@ impl PoolTrace {
         Some(TraceWriter::new(producer, self.epoch, index))
     }
 
-    /// Everything recorded since the previous call; `stats` are the pool's counters now.
-    pub(crate) fn take(&self, stats: PoolStats) -> Trace {
+    /// Everything recorded since the previous call; `stats` reads the pool's counters
+    /// (under the reader's lock, so that concurrent takes see growing counters in turn).
+    pub(crate) fn take(&self, stats: impl FnOnce() -> PoolStats) -> Trace {
         let mut reader = lock(&self.reader);
+        let stats = stats();
         let now = self.epoch.elapsed();
         let (mut spans, mut marks, mut dropped) = (Vec::new(), Vec::new(), 0);
         let mut records = Vec::new();
@@ -167,7 +169,7 @@ impl PoolTrace {
     }
 
     /// `WEFT_TRACE`: writes what is left to the pool's files, once.
-    pub(crate) fn write_output(&self, stats: PoolStats, global: bool) {
+    pub(crate) fn write_output(&self, stats: impl FnOnce() -> PoolStats, global: bool) {
         let Some((dir, number)) = &self.output else {
             return;
         };

@@ -44,3 +44,39 @@ fn a_pool_that_does_not_record_has_no_writers_even_beside_one_that_does() {
     });
     assert_eq!(joins_or_pieces.count(), 0);
 }
+
+#[test]
+fn a_record_takes_48_bytes_as_the_docs_say() {
+    assert_eq!(std::mem::size_of::<super::writer::Record>(), 48);
+}
+
+#[test]
+fn concurrent_takes_split_the_counters_between_them() {
+    let pool = ThreadPoolBuilder::new()
+        .num_threads(2)
+        .trace(true)
+        .build()
+        .unwrap();
+    let takers: Vec<_> = (0..4)
+        .map(|_| {
+            std::thread::scope(|s| {
+                let takes: Vec<_> = (0..4)
+                    .map(|_| s.spawn(|| pool.take_trace().unwrap().stats()))
+                    .collect();
+                pool.install(|| join(|| (), || ()));
+                takes
+                    .into_iter()
+                    .map(|t| t.join().unwrap())
+                    .collect::<Vec<_>>()
+            })
+        })
+        .collect();
+    let injected: u64 = takers
+        .iter()
+        .flatten()
+        .map(|stats| stats.jobs_injected)
+        .sum();
+    let rest = pool.take_trace().unwrap().stats().jobs_injected;
+    // Every install was injected once, and each injection is counted by exactly one take.
+    assert_eq!(injected + rest, 4);
+}
