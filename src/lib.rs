@@ -140,6 +140,7 @@ pub mod string; // String's par_drain type (Rayon's `rayon::string`)
 mod sync; // std / loom facade
 pub mod vec; // Vec by value and par_drain (Rayon's `rayon::vec`)
 
+pub use pool::trace;
 pub use pool::{
     broadcast, current_num_threads, current_thread_index, in_place_scope, in_place_scope_fifo,
     isolate, join, join_context, max_num_threads, scope, scope_fifo, spawn, spawn_broadcast,

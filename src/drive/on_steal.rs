@@ -65,7 +65,8 @@ use super::steal_range::{ChunkLimits, Handoff, OwnerCursor, SplitAt, MAX_RANGE_L
 use crate::plumbing::{Consumer, Folder, Producer, Reducer};
 use crate::pool::{
     current_num_threads, fold_inline, idle_worker_needs_work, join_context, join_context_here,
-    offer_forks, on_a_worker, publish_fork, record_event, Event, FnContext, Inline, InlineLimit,
+    offer_forks, on_a_worker, publish_fork, record_event, trace_claim, trace_fold, trace_piece,
+    trace_range_steal, Event, FnContext, Inline, InlineLimit,
 };
 
 /// A range of at most this many items starts private while no idle worker would take new
@@ -235,6 +236,7 @@ where
     let (first_work, unclaimed) = work.split_at(first.end as usize);
     on_a_worker(move || {
         record_event(Event::ChunkTaken, 1);
+        trace_claim(first.clone());
         // The folder is made here, on the worker (it need not be `Send`).
         let run = Run {
             folder: first_work.consumer.into_folder(),
@@ -291,7 +293,9 @@ where
             piece.below,
             may_continue,
         );
-        let folder = fold_indexed(piece.producer, chunk_len, folder);
+        let folder = trace_piece(chunk.clone(), || {
+            fold_indexed(piece.producer, chunk_len, folder)
+        });
         let full = folder.full();
         let run_so_far = Run { folder, below };
         match unclaimed {
@@ -432,6 +436,7 @@ where
     fn take_chunk(&mut self) -> Option<Unfolded<P>> {
         let (chunk, work) = self.handoff.take_chunk(&mut self.cursor)?;
         record_event(Event::ChunkTaken, 1);
+        trace_claim(chunk.indices.clone());
         let may_continue = !self.cursor.chunks_capped();
         self.run = Some(extend_run(
             &mut self.completed,
@@ -470,10 +475,10 @@ where
             let start = timed.then(|| *self.last_read.get_or_insert_with(clock::now));
             let tail = if block < len {
                 let (head, tail) = producer.split_at(block as usize);
-                folder = fold_indexed(head, block as usize, folder);
+                folder = trace_fold(block, || fold_indexed(head, block as usize, folder));
                 Some(tail)
             } else {
-                folder = fold_indexed(producer, len as usize, folder);
+                folder = trace_fold(len, || fold_indexed(producer, len as usize, folder));
                 None
             };
             if let Some(start) = start {
@@ -575,7 +580,11 @@ where
         let (chunk_producer, rest_producer) = producer.split_at(chunk);
         let (chunk_consumer, rest_consumer, reducer) = consumer.split_at_sized(chunk, left);
         record_event(Event::ChunkTaken, 1);
-        let result = fold_indexed(chunk_producer, chunk, chunk_consumer.into_folder()).complete();
+        let piece = len - left..len - left + chunk;
+        let folder = trace_piece(piece, || {
+            fold_indexed(chunk_producer, chunk, chunk_consumer.into_folder())
+        });
+        let result = folder.complete();
         completed = Some(match completed {
             None => (result, reducer),
             Some((before, joins)) => (joins.reduce(before, result), reducer),
@@ -586,7 +595,10 @@ where
         consumer.into_folder().complete()
     } else {
         record_event(Event::ChunkTaken, 1);
-        fold_indexed(producer, left, consumer.into_folder()).complete()
+        trace_piece(len - left..len, || {
+            fold_indexed(producer, left, consumer.into_folder())
+        })
+        .complete()
     };
     match completed {
         None => last,
@@ -619,7 +631,10 @@ where
     record_event(Event::RangeSteal, 1);
     let below = stolen.below.expect("a stolen part has a lower neighbour");
     let len = (indices.end - indices.start) as usize;
-    Some((below, drive_indexed(len, stolen.producer, stolen.consumer)))
+    let theirs = trace_range_steal(indices, || {
+        drive_indexed(len, stolen.producer, stolen.consumer)
+    });
+    Some((below, theirs))
 }
 
 /// Joins the owner's result with what a thief made of the stolen part, if anything.

@@ -8,6 +8,7 @@ use super::isolate::Tag;
 use super::job::{HeapJob, StackJob, TaggedJob};
 use super::latch::{CountLatch, LatchRef};
 use super::registry::{self, Registry};
+use super::trace::JobKind;
 use super::unwind;
 use super::worker::WorkerThread;
 
@@ -117,7 +118,9 @@ where
     let tag = worker.context_tag();
     // SAFETY: `jobs` is neither moved nor dropped until `latch` reports all of them done.
     let job_refs = jobs.iter().map(|job| unsafe { job.as_job_ref() });
-    registry.inject_targeted(job_refs.map(|job| TaggedJob::new(job, tag)));
+    registry.inject_targeted(
+        job_refs.map(|job| TaggedJob::new(job.with_kind(JobKind::Broadcast), tag)),
+    );
     worker.wait_until(latch.core().expect("the owner is a worker"));
     jobs.into_iter().map(StackJob::into_result).collect()
 }
@@ -141,7 +144,8 @@ where
                 registry.terminate();
             };
             // SAFETY: the job is `'static` and the targeted queue runs it exactly once.
-            TaggedJob::new(unsafe { HeapJob::into_job_ref(job) }, Tag::NONE)
+            let job = unsafe { HeapJob::into_job_ref(job) }.with_kind(JobKind::Broadcast);
+            TaggedJob::new(job, Tag::NONE)
         })
         .collect();
     registry.inject_targeted(jobs);

@@ -8,10 +8,14 @@ use std::ptr;
 
 use super::isolate::Tag;
 use super::latch::Latch;
+use super::trace::JobKind;
 use super::unwind::{self, PanicPayload};
 
 /// Something a worker can execute through a type-erased pointer.
 pub(crate) trait Job {
+    /// What a trace calls this job (`JobRef::with_kind` overrides it).
+    const KIND: JobKind = JobKind::Other;
+
     /// Runs the job.
     ///
     /// # Safety
@@ -28,6 +32,8 @@ pub(crate) trait Job {
 pub(crate) struct JobRef {
     pointer: *const (),
     execute_fn: unsafe fn(*const ()),
+    /// Only for traces (`pool/trace`).
+    kind: JobKind,
 }
 
 // SAFETY: a JobRef is only a handle; the jobs it points to are built from `Send` closures
@@ -56,7 +62,20 @@ impl JobRef {
         JobRef {
             pointer: data.cast(),
             execute_fn: T::execute,
+            kind: T::KIND,
         }
+    }
+
+    /// The same job, called `kind` in traces.
+    #[inline]
+    pub(crate) fn with_kind(self, kind: JobKind) -> JobRef {
+        JobRef { kind, ..self }
+    }
+
+    /// What traces call this job.
+    #[inline]
+    pub(crate) fn kind(&self) -> JobKind {
+        self.kind
     }
 
     /// A placeholder that does nothing; used to fill empty slots of the fork stack.
@@ -65,6 +84,7 @@ impl JobRef {
         JobRef {
             pointer: ptr::null(),
             execute_fn: nothing,
+            kind: JobKind::Other,
         }
     }
 
@@ -182,6 +202,8 @@ where
     F: FnOnce(bool) -> R + Send,
     R: Send,
 {
+    const KIND: JobKind = JobKind::Join;
+
     unsafe fn execute(this: *const ()) {
         let this: *const Self = this.cast();
         // SAFETY: the JobRef contract keeps `*this` alive until its latch is set below, and
@@ -227,6 +249,8 @@ impl<F> Job for HeapJob<F>
 where
     F: FnOnce() + Send,
 {
+    const KIND: JobKind = JobKind::Spawn;
+
     unsafe fn execute(this: *const ()) {
         // SAFETY: `this` came from `Box::into_raw` in `into_job_ref`, and is executed once.
         let job = unsafe { Box::from_raw(this.cast::<Self>().cast_mut()) };

@@ -11,6 +11,7 @@
 use super::job::StackJob;
 use super::latch::SpinLatch;
 use super::registry;
+use super::trace::{trace_origin, trace_stolen_from};
 use super::unwind;
 use super::worker::WorkerThread;
 
@@ -132,8 +133,12 @@ where
             return join_without_fork(worker, oper_a, oper_b, false);
         }
         // The driver offers its forks between blocks itself (`look_at_pool`), so it skips
-        // the one-stealable-fork rule and its tiny loops pay no deque push.
-        fork_on::<_, _, _, _, false>(worker, false, oper_a, oper_b)
+        // the one-stealable-fork rule and its tiny loops pay no deque push. `b`, the
+        // driver's "steal me" job, tells a trace which range it steals from.
+        let origin = trace_origin(worker);
+        fork_on::<_, _, _, _, false>(worker, false, oper_a, move |ctx| {
+            trace_stolen_from(origin, || oper_b(ctx))
+        })
     })
 }
 

@@ -26,6 +26,7 @@ mod spawn;
 mod stats;
 mod thread_builder;
 mod thread_pool;
+pub mod trace;
 mod unwind;
 mod worker;
 
@@ -43,6 +44,7 @@ pub(crate) use stats::Event;
 pub use stats::PoolStats;
 pub use thread_builder::ThreadBuilder;
 pub use thread_pool::{ThreadPool, ThreadPoolBuildError, ThreadPoolBuilder};
+pub(crate) use trace::{trace_claim, trace_fold, trace_piece, trace_range_steal};
 
 use worker::WorkerThread;
 
@@ -71,10 +73,11 @@ pub fn current_thread_index() -> Option<usize> {
 }
 
 /// Runs `op` on a worker thread: right here if this thread is one, else on the global pool,
-/// blocking until it is done (as `join` from outside a pool would).
+/// blocking until it is done (as `join` from outside a pool would). For a driver starting
+/// to run a range of a parallel loop: a trace counts it as one (`pool/trace`).
 #[inline]
 pub(crate) fn on_a_worker<R: Send>(op: impl FnOnce() -> R + Send) -> R {
-    registry::in_worker(|_, _| op())
+    registry::in_worker(|worker, _| worker.trace_range(op))
 }
 
 /// Counts `event` in the current worker's statistics (nothing outside a pool).

@@ -15,6 +15,7 @@ use super::sleep::Sleep;
 use super::stats::{PoolStats, WorkerStats};
 use super::thread_builder::{ThreadBuilder, ThreadSpawn};
 use super::thread_pool::{PanicHandler, ThreadPoolBuildError, ThreadPoolBuilder};
+use super::trace::{self, JobKind, PoolTrace, Trace};
 use super::unwind::{self, PanicPayload};
 use super::worker::WorkerThread;
 use crate::sync::atomic::{AtomicUsize, Ordering};
@@ -43,6 +44,8 @@ pub(crate) struct Registry {
     live_workers: Mutex<usize>,
     /// Signalled when `live_workers` drops to zero.
     no_live_workers: Condvar,
+    /// The recording, if this pool records (`pool/trace`).
+    trace: Option<PoolTrace>,
 }
 
 impl std::fmt::Debug for Registry {
@@ -179,7 +182,17 @@ impl Registry {
             handles: Mutex::new(Vec::with_capacity(num_threads)),
             live_workers: Mutex::new(0),
             no_live_workers: Condvar::new(),
+            trace: builder
+                .trace_config()
+                .map(|config| PoolTrace::new(num_threads, config)),
         });
+        if registry
+            .trace
+            .as_ref()
+            .is_some_and(PoolTrace::writes_output)
+        {
+            trace::write_at_exit(&registry);
+        }
         let mut deques = deques.into_iter().enumerate();
         // `use_current_thread`: worker 0 is this thread, installed once all others started.
         let current_thread_deque = if adopt_current_thread {
@@ -252,6 +265,26 @@ impl Registry {
 
     pub(crate) fn num_threads(&self) -> usize {
         self.thread_infos.len()
+    }
+
+    /// Worker `index`'s trace writer, if the pool records (taken once, by that worker).
+    pub(crate) fn trace_writer(&self, index: usize) -> Option<trace::TraceWriter> {
+        self.trace.as_ref()?.writer_for(index)
+    }
+
+    /// What the workers recorded since the previous call; `None` if the pool does not record.
+    pub(crate) fn take_trace(&self) -> Option<Trace> {
+        Some(self.trace.as_ref()?.take(|| self.stats()))
+    }
+
+    /// `WEFT_TRACE`: writes the recording's files, once (at the pool's end or process exit).
+    pub(crate) fn write_trace_output(&self) {
+        if let Some(trace) = &self.trace {
+            let global = GLOBAL_REGISTRY
+                .get()
+                .is_some_and(|global| ptr_eq(global, self));
+            trace.write_output(|| self.stats(), global);
+        }
     }
 
     pub(crate) fn steal_from(&self, victim: usize) -> Steal<TaggedJob> {
@@ -340,7 +373,7 @@ impl Registry {
                 queue.0.push(job);
                 // SAFETY: the queue lives as long as the registry, which outlives every
                 // worker that could execute the entry; each entry matches one pushed job.
-                let entry = unsafe { JobRef::new(queue) };
+                let entry = unsafe { JobRef::new(queue) }.with_kind(job.job.kind());
                 worker.push(TaggedJob::new(entry, Tag::ANY));
             }
             None => self.inject(job),
@@ -391,7 +424,7 @@ impl Registry {
                 LatchRef(latch),
             );
             // SAFETY: `job` stays on this stack until its latch is set, which we wait for.
-            let job_ref = unsafe { job.as_job_ref() };
+            let job_ref = unsafe { job.as_job_ref() }.with_kind(JobKind::Install);
             self.inject(TaggedJob::new(job_ref, isolate::external_tag()));
             latch.wait_and_reset();
             job.into_result()
@@ -416,7 +449,7 @@ impl Registry {
             CrossLatch::new(current),
         );
         // SAFETY: `job` stays on this stack until its latch is set, which we wait for.
-        let job_ref = unsafe { job.as_job_ref() };
+        let job_ref = unsafe { job.as_job_ref() }.with_kind(JobKind::Install);
         // The job runs in the waiter's isolation context, in the other pool.
         self.inject(TaggedJob::new(job_ref, current.context_tag()));
         current.wait_until(&job.latch);
@@ -486,6 +519,13 @@ impl Registry {
                 std::process::abort();
             }
         }
+    }
+}
+
+impl Drop for Registry {
+    fn drop(&mut self) {
+        // Every worker has exited: the recording is complete.
+        self.write_trace_output();
     }
 }
 

@@ -12,6 +12,7 @@ use super::isolate::{self, Tag};
 use super::job::{HeapJob, TaggedJob};
 use super::latch::{CountLatch, Latch};
 use super::registry::{self, Registry};
+use super::trace::JobKind;
 use super::unwind::{self, PanicPayload};
 use super::worker::WorkerThread;
 use crate::sync::atomic::{AtomicPtr, Ordering};
@@ -316,7 +317,8 @@ impl<'scope> ScopeBase<'scope> {
         self.job_completed_latch.increment();
         // SAFETY: the job runs exactly once (queues never drop jobs while the scope waits),
         // and what it borrows outlives `'scope`, which outlives the wait in `complete`.
-        let job_ref = TaggedJob::new(unsafe { HeapJob::into_job_ref(job) }, self.tag);
+        let job_ref = unsafe { HeapJob::into_job_ref(job) }.with_kind(JobKind::Scope);
+        let job_ref = TaggedJob::new(job_ref, self.tag);
         if fifo {
             self.registry.push_fifo_or_inject(job_ref);
         } else {
@@ -342,7 +344,8 @@ impl<'scope> ScopeBase<'scope> {
                     unsafe { ScopeBase::execute_job(base.as_ptr(), run) };
                 };
                 // SAFETY: as in `spawn_job`.
-                TaggedJob::new(unsafe { HeapJob::into_job_ref(job) }, self.tag)
+                let job = unsafe { HeapJob::into_job_ref(job) }.with_kind(JobKind::Broadcast);
+                TaggedJob::new(job, self.tag)
             })
             .collect();
         self.registry.inject_targeted(jobs);

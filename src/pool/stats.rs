@@ -57,6 +57,9 @@ pub struct PoolStats {
     /// (so about logarithmically in a loop's length, not with its items); chunks per loop
     /// show how finely loops were cut. Counted once per claim, never per item.
     pub chunks_taken: u64,
+    /// Times a worker parked for lack of work and was woken again (by new work, by the
+    /// latch it waited on, or by the pool's end).
+    pub wakeups: u64,
 }
 
 impl Sub for PoolStats {
@@ -70,6 +73,7 @@ impl Sub for PoolStats {
             forks_published: self.forks_published - earlier.forks_published,
             range_steals: self.range_steals - earlier.range_steals,
             chunks_taken: self.chunks_taken - earlier.chunks_taken,
+            wakeups: self.wakeups - earlier.wakeups,
         }
     }
 }
@@ -83,11 +87,12 @@ pub(crate) enum Event {
     ForkPublished,
     RangeSteal,
     ChunkTaken,
+    Woken,
 }
 
 /// One worker's counters; padded so that workers never share a cache line.
 #[derive(Debug, Default)]
-pub(crate) struct WorkerStats(CachePadded<[AtomicU64; 6]>);
+pub(crate) struct WorkerStats(CachePadded<[AtomicU64; 7]>);
 
 impl WorkerStats {
     /// Adds `n` to a counter. Only the owning worker may call this.
@@ -108,5 +113,6 @@ impl WorkerStats {
         total.forks_published += get(Event::ForkPublished);
         total.range_steals += get(Event::RangeSteal);
         total.chunks_taken += get(Event::ChunkTaken);
+        total.wakeups += get(Event::Woken);
     }
 }

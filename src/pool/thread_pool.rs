@@ -9,6 +9,7 @@ use std::sync::Arc;
 use super::registry::{self, Registry};
 use super::sleep::MAX_WORKERS;
 use super::thread_builder::{CustomSpawn, DefaultSpawn, ThreadBuilder, ThreadSpawn};
+use super::trace::{self, Trace, TraceConfig};
 use super::unwind;
 use super::{
     broadcast, handle, isolate, scope, spawn, BroadcastContext, JoinHandle, PoolStats, Scope,
@@ -44,6 +45,9 @@ pub struct ThreadPoolBuilder<S = DefaultSpawn> {
     exit_handler: Option<Box<dyn Fn(usize) + Send + Sync>>,
     use_current_thread: bool,
     huge_pages: Option<bool>,
+    /// `None`: as `WEFT_TRACE` says.
+    trace: Option<bool>,
+    trace_capacity: usize,
     spawn_handler: S,
 }
 
@@ -58,6 +62,8 @@ impl<S> fmt::Debug for ThreadPoolBuilder<S> {
             .field("exit_handler", &self.exit_handler.is_some())
             .field("use_current_thread", &self.use_current_thread)
             .field("huge_pages", &self.huge_pages)
+            .field("trace", &self.trace)
+            .field("trace_capacity", &self.trace_capacity)
             .finish_non_exhaustive()
     }
 }
@@ -74,6 +80,8 @@ impl Default for ThreadPoolBuilder {
             exit_handler: None,
             use_current_thread: false,
             huge_pages: None,
+            trace: None,
+            trace_capacity: trace::DEFAULT_CAPACITY,
             spawn_handler: DefaultSpawn,
         }
     }
@@ -212,6 +220,8 @@ impl<S> ThreadPoolBuilder<S> {
             exit_handler: self.exit_handler,
             use_current_thread: self.use_current_thread,
             huge_pages: self.huge_pages,
+            trace: self.trace,
+            trace_capacity: self.trace_capacity,
             spawn_handler: CustomSpawn::new(spawn),
         }
     }
@@ -392,6 +402,53 @@ impl<S> ThreadPoolBuilder<S> {
     pub fn huge_pages(mut self, enabled: bool) -> Self {
         self.huge_pages = Some(enabled);
         self
+    }
+
+    /// Records what the workers do, for [`ThreadPool::take_trace`] (`true`), or not even if
+    /// `WEFT_TRACE` is set (`false`). Without this call the pool records if `WEFT_TRACE` is
+    /// set (see [`weft::trace`](crate::trace), which also says what is recorded and what it
+    /// costs). Recording is fixed when the pool is built.
+    ///
+    /// ```
+    /// let pool = weft::ThreadPoolBuilder::new().num_threads(2).trace(true).build().unwrap();
+    /// pool.install(|| weft::join(|| 1, || 2));
+    /// let trace = pool.take_trace().unwrap();
+    /// assert_eq!(trace.num_workers(), 2);
+    /// let quiet = weft::ThreadPoolBuilder::new().trace(false).build().unwrap();
+    /// assert!(quiet.take_trace().is_none());
+    /// ```
+    pub fn trace(mut self, record: bool) -> Self {
+        self.trace = Some(record);
+        self
+    }
+
+    /// How many records each worker's trace buffer holds (default 65 536, 48 bytes each,
+    /// allocated when the pool is built if it records). When a buffer is full, its newest
+    /// records are dropped and counted ([`Trace::dropped`]) until a
+    /// [`take_trace`](ThreadPool::take_trace) empties it.
+    ///
+    /// ```
+    /// let pool = weft::ThreadPoolBuilder::new()
+    ///     .num_threads(1)
+    ///     .trace(true)
+    ///     .trace_capacity(2)
+    ///     .build()
+    ///     .unwrap();
+    /// for _ in 0..5 {
+    ///     pool.install(|| ()); // an injector pop and a job each: two records
+    /// }
+    /// let trace = pool.take_trace().unwrap();
+    /// assert_eq!(trace.spans().len() + trace.marks().len(), 2);
+    /// assert!(trace.dropped() >= 7); // the last job may not have ended yet
+    /// ```
+    pub fn trace_capacity(mut self, records: usize) -> Self {
+        self.trace_capacity = records.max(1);
+        self
+    }
+
+    /// Whether the pool records, and how (the builder's settings with `WEFT_TRACE`).
+    pub(crate) fn trace_config(&self) -> Option<TraceConfig> {
+        TraceConfig::resolve(self.trace, self.trace_capacity)
     }
 
     pub(crate) fn resolved_num_threads(&self) -> usize {
@@ -826,6 +883,23 @@ impl ThreadPool {
     pub fn yield_local(&self) -> Option<Yield> {
         self.registry
             .with_current_worker(|worker| worker.map(super::yield_local_on))
+    }
+
+    /// What the pool's workers did since the previous call (or since the pool was built):
+    /// `None` unless the pool records ([`ThreadPoolBuilder::trace`], `WEFT_TRACE`). Taking
+    /// empties the workers' buffers. See [`weft::trace`](crate::trace).
+    ///
+    /// ```
+    /// use weft::trace::{JobKind, SpanKind};
+    /// let pool = weft::ThreadPoolBuilder::new().num_threads(1).trace(true).build().unwrap();
+    /// pool.install(|| ());
+    /// pool.install(|| ()); // the one worker has finished recording the first install
+    /// let trace = pool.take_trace().unwrap();
+    /// assert!(trace.spans().iter().any(|span| span.kind == SpanKind::Job(JobKind::Install)));
+    /// assert!(weft::ThreadPoolBuilder::new().trace(false).build().unwrap().take_trace().is_none());
+    /// ```
+    pub fn take_trace(&self) -> Option<Trace> {
+        self.registry.take_trace()
     }
 
     /// A snapshot of the pool's statistics counters (see [`PoolStats`]).

@@ -36,6 +36,7 @@ use super::latch::{AsCoreLatch, CoreLatch};
 use super::registry::Registry;
 use super::stats::Event;
 use super::Inline;
+use super::trace::TraceWriter;
 
 /// Forks a worker keeps privately; deeper recursions publish the excess directly.
 const FORK_CAPACITY: usize = 128;
@@ -73,6 +74,8 @@ pub(crate) struct WorkerThread {
     inline_limit: Cell<u32>,
     /// [`ALONE`] in a pool of one worker (nobody to share a loop with), 0 otherwise.
     base_inline_limit: u32,
+    /// Set if the pool records (`pool/trace`): every recording point tests this field.
+    trace: Option<TraceWriter>,
 }
 
 impl std::fmt::Debug for WorkerThread {
@@ -111,6 +114,7 @@ impl WorkerThread {
             rng: XorShift64Star::new(index as u64 + 1),
             inline_limit: Cell::new(base_inline_limit),
             base_inline_limit,
+            trace: registry.trace_writer(index),
             registry,
         }
     }
@@ -169,6 +173,21 @@ impl WorkerThread {
 
     pub(crate) fn registry(&self) -> &Arc<Registry> {
         &self.registry
+    }
+
+    /// This worker's trace writer, if its pool records.
+    #[inline]
+    pub(crate) fn trace(&self) -> Option<&TraceWriter> {
+        self.trace.as_ref()
+    }
+
+    /// Runs `op`, which starts a parallel loop's range on this worker (see `pool/trace`).
+    #[inline]
+    pub(crate) fn trace_range<R>(&self, op: impl FnOnce() -> R) -> R {
+        match &self.trace {
+            None => op(),
+            Some(trace) => trace.in_range(op),
+        }
     }
 
     /// True when `join` need not fork: enough unpublished forks wait already.
@@ -385,7 +404,13 @@ impl WorkerThread {
                 if let Some(job) = self.find_work() {
                     break Some(job);
                 }
-                sleep.no_work_found(&mut idle, latch, || self.has_visible_work());
+                let since = self.trace.as_ref().map(TraceWriter::now);
+                if sleep.no_work_found(&mut idle, latch, || self.has_visible_work()) {
+                    self.note(Event::Woken, 1);
+                    if let (Some(trace), Some(since)) = (&self.trace, since) {
+                        trace.slept(since);
+                    }
+                }
             };
             sleep.stop_looking(found.is_some());
             if let Some(job) = found {
@@ -406,19 +431,25 @@ impl WorkerThread {
                 let job = self.registry.steal_injected(context);
                 if job.is_some() {
                     self.note(Event::JobInjected, 1);
+                    if let Some(trace) = &self.trace {
+                        trace.took_injected();
+                    }
                 }
                 job
             })
             .or_else(|| {
-                let job = self.steal_from_others(context);
-                if job.is_some() {
-                    self.note(Event::JobStolen, 1);
+                let (job, victim) = self.steal_from_others(context)?;
+                self.note(Event::JobStolen, 1);
+                if let Some(trace) = &self.trace {
+                    trace.stole_job(victim);
                 }
-                job
+                Some(job)
             })
     }
 
-    fn steal_from_others(&self, context: Tag) -> Option<TaggedJob> {
+    /// A job stolen from another worker's deque that this worker's context admits, and
+    /// that worker's index.
+    fn steal_from_others(&self, context: Tag) -> Option<(TaggedJob, usize)> {
         let stealers = self.registry.num_threads();
         if stealers <= 1 {
             return None;
@@ -432,7 +463,7 @@ impl WorkerThread {
                     continue;
                 }
                 match self.registry.steal_from(victim) {
-                    Steal::Success(job) if context.admits(job.tag) => return Some(job),
+                    Steal::Success(job) if context.admits(job.tag) => return Some((job, victim)),
                     // Taken but not ours to run in this context: others will find it.
                     Steal::Success(job) => self.registry.set_aside(job),
                     Steal::Retry => retry = true,
@@ -497,7 +528,11 @@ impl WorkerThread {
         // unwind: they catch their panics.)
         let limit = self.inline_limit.replace(self.base_inline_limit);
         // SAFETY: forwarded from this function's contract.
-        self.run_tagged(job.tag, || unsafe { job.job.execute() });
+        let run = || self.run_tagged(job.tag, || unsafe { job.job.execute() });
+        match &self.trace {
+            Some(trace) => trace.execute(job.job.kind(), run),
+            None => run(),
+        }
         self.inline_limit.set(limit);
     }
 

@@ -96,38 +96,46 @@ impl Sleep {
     }
 
     /// One search round found nothing: spin, get sleepy, or sleep. `has_work` is the last
-    /// look for work before parking.
+    /// look for work before parking. True if the worker parked (and has been woken).
     pub(crate) fn no_work_found(
         &self,
         idle: &mut IdleState,
         latch: &CoreLatch,
         has_work: impl FnOnce() -> bool,
-    ) {
+    ) -> bool {
         if idle.rounds < ROUNDS_UNTIL_SLEEPY {
             idle.rounds += 1;
             thread::yield_now();
+            false
         } else if idle.rounds == ROUNDS_UNTIL_SLEEPY {
             // SeqCst: this read must come after every publication it does not see in the
             // single order of counter operations (*sleepy-then-publish*).
             idle.jobs_event = Counters::unpack(self.counters.load(Ordering::SeqCst)).jobs_event;
             idle.rounds += 1;
             thread::yield_now();
+            false
         } else {
-            self.sleep(idle, latch, has_work);
+            self.sleep(idle, latch, has_work)
         }
     }
 
+    /// Parks the worker unless work or its latch turned up; true if it parked.
     #[cold]
-    fn sleep(&self, idle: &mut IdleState, latch: &CoreLatch, has_work: impl FnOnce() -> bool) {
+    fn sleep(
+        &self,
+        idle: &mut IdleState,
+        latch: &CoreLatch,
+        has_work: impl FnOnce() -> bool,
+    ) -> bool {
         if !latch.get_sleepy() {
-            return;
+            return false;
         }
         let state = &self.workers[idle.worker_index];
         let mut is_blocked = state.is_blocked.lock().unwrap_or_else(|e| e.into_inner());
         if !latch.fall_asleep() {
             idle.rounds = 0;
             latch.wake_up();
-            return;
+            return false;
         }
         // ORDERING: read by `new_job_for` after its SeqCst RMW on the counter word, which
         // comes after our registering CAS below (else that CAS fails and we do not sleep);
@@ -139,7 +147,7 @@ impl Sleep {
             if Counters::unpack(word).jobs_event != idle.jobs_event {
                 idle.rounds = 0;
                 latch.wake_up();
-                return;
+                return false;
             }
             match self.counters.compare_exchange_weak(
                 word,
@@ -156,7 +164,7 @@ impl Sleep {
             self.counters.fetch_sub(ONE_SLEEPING, Ordering::SeqCst);
             idle.rounds = 0;
             latch.wake_up();
-            return;
+            return false;
         }
         *is_blocked = true;
         while *is_blocked {
@@ -169,6 +177,7 @@ impl Sleep {
         drop(is_blocked);
         idle.rounds = 0;
         latch.wake_up();
+        true
     }
 
     /// `num_jobs` jobs were just published (the push happens before this call): abort

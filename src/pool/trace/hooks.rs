@@ -1,0 +1,153 @@
+//! The loop driver's hooks into the recording (`drive/on_steal.rs` calls them where it
+//! claims, folds and steals index ranges), and the scheduler's two (`on_a_worker`,
+//! `join_context_here`). While no pool of the process records, each hook is one relaxed
+//! load of a process-wide flag and a predictable branch; then it finds the current worker's
+//! writer, if it has one (see `writer.rs` for what each records).
+
+use std::ops::Range;
+// Not `crate::sync`: a `static` needs a const constructor, which loom's atomics lack; the
+// flag takes part in no protocol that a loom model would check.
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use super::super::worker::WorkerThread;
+use super::writer::{Origin, TraceWriter};
+
+/// Set once some pool of the process records; never cleared.
+static ANY_POOL_RECORDS: AtomicBool = AtomicBool::new(false);
+
+/// A pool that records is being built (before its threads start).
+pub(crate) fn a_pool_records() {
+    // ORDERING: Relaxed: the workers of the new pool are started after this store (thread
+    // spawn synchronizes), so they see it; other threads have no writer and record nothing
+    // anyway. A stale `false` elsewhere skips nothing that could be recorded.
+    ANY_POOL_RECORDS.store(true, Ordering::Relaxed);
+}
+
+#[inline]
+fn any_pool_records() -> bool {
+    // ORDERING: see `a_pool_records`.
+    ANY_POOL_RECORDS.load(Ordering::Relaxed)
+}
+
+/// The current worker's writer, if this thread is a worker of a pool that records.
+fn with_writer<R>(f: impl FnOnce(Option<&TraceWriter>) -> R) -> R {
+    // SAFETY: non-null CURRENT is this thread's live worker, alive during `f`.
+    let worker = unsafe { WorkerThread::current().as_ref() };
+    f(worker.and_then(WorkerThread::trace))
+}
+
+/// An index as the driver holds it (`u32` in a stealing range, `usize` elsewhere).
+pub(crate) trait Position: Copy {
+    fn position(self) -> usize;
+}
+
+impl Position for u32 {
+    fn position(self) -> usize {
+        self as usize
+    }
+}
+
+impl Position for usize {
+    fn position(self) -> usize {
+        self
+    }
+}
+
+fn positions<P: Position>(range: Range<P>) -> Range<usize> {
+    range.start.position()..range.end.position()
+}
+
+/// The owner of a range claimed `rel` (positions within its range); the following
+/// [`trace_fold`]s fold it in order.
+#[inline]
+pub(crate) fn trace_claim<P: Position>(rel: Range<P>) {
+    if any_pool_records() {
+        claim_cold(positions(rel));
+    }
+}
+
+#[cold]
+fn claim_cold(rel: Range<usize>) {
+    with_writer(|writer| {
+        if let Some(writer) = writer {
+            writer.claim(rel);
+        }
+    });
+}
+
+/// `fold` folds the next `len` items of the current claim: recorded as a loop piece.
+#[inline]
+pub(crate) fn trace_fold<P: Position, R>(len: P, fold: impl FnOnce() -> R) -> R {
+    if any_pool_records() {
+        fold_cold(len.position(), fold)
+    } else {
+        fold()
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn fold_cold<R>(len: usize, fold: impl FnOnce() -> R) -> R {
+    with_writer(|writer| match writer {
+        Some(writer) => writer.fold(len, fold),
+        None => fold(),
+    })
+}
+
+/// `fold` folds the items `rel` (positions within the current range): a claim folded at
+/// once, recorded as one loop piece.
+#[inline]
+pub(crate) fn trace_piece<P: Position, R>(rel: Range<P>, fold: impl FnOnce() -> R) -> R {
+    if any_pool_records() {
+        let rel = positions(rel);
+        claim_cold(rel.clone());
+        fold_cold(rel.len(), fold)
+    } else {
+        fold()
+    }
+}
+
+/// Inside a "steal me" job: the thief took `rel` of the victim's range (positions within
+/// it); `drive` runs those items as a range of the thief's own.
+#[inline]
+pub(crate) fn trace_range_steal<P: Position, R>(rel: Range<P>, drive: impl FnOnce() -> R) -> R {
+    if any_pool_records() {
+        range_steal_cold(positions(rel), drive)
+    } else {
+        drive()
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn range_steal_cold<R>(rel: Range<usize>, drive: impl FnOnce() -> R) -> R {
+    with_writer(|writer| match writer {
+        Some(writer) => writer.range_steal(rel, drive),
+        None => drive(),
+    })
+}
+
+/// The range `worker` runs (to be carried by its "steal me" job); `None` when it does not
+/// record.
+#[inline]
+pub(crate) fn trace_origin(worker: &WorkerThread) -> Option<Origin> {
+    worker.trace().and_then(TraceWriter::origin)
+}
+
+/// Runs `f`, a "steal me" job whose owner was in `origin`, on whichever worker runs it.
+#[inline]
+pub(crate) fn trace_stolen_from<R>(origin: Option<Origin>, f: impl FnOnce() -> R) -> R {
+    match origin {
+        None => f(),
+        Some(origin) => stolen_from_cold(origin, f),
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn stolen_from_cold<R>(origin: Origin, f: impl FnOnce() -> R) -> R {
+    with_writer(|writer| match writer {
+        Some(writer) => writer.stolen_from(origin, f),
+        None => f(),
+    })
+}

@@ -1,0 +1,323 @@
+//! A pool's recording: the workers' rings (handed to each worker as it starts), the reader
+//! that turns their records into a [`Trace`], and `WEFT_TRACE`'s files (written when the
+//! pool is gone, or at process exit).
+
+use std::ffi::OsStr;
+use std::fs;
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+// Not `crate::sync`: statics need const constructors, and none of this is a protocol a loom
+// model would check (the rings, which are, use `crate::sync`).
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, Once, Weak};
+use std::time::{Duration, Instant};
+
+use super::super::registry::Registry;
+use super::super::PoolStats;
+use super::hooks;
+use super::ring::{self, Consumer, Producer};
+use super::writer::{Record, TraceWriter, What};
+use super::{Mark, MarkKind, Span, SpanKind, Trace};
+
+/// Records per worker unless [`ThreadPoolBuilder::trace_capacity`] says otherwise: 48 bytes
+/// each, so 3 MiB per worker.
+///
+/// [`ThreadPoolBuilder::trace_capacity`]: crate::ThreadPoolBuilder::trace_capacity
+pub(crate) const DEFAULT_CAPACITY: usize = 1 << 16;
+
+/// Whether and how a pool records: what its builder and `WEFT_TRACE` decided.
+#[derive(Debug)]
+pub(crate) struct TraceConfig {
+    capacity: usize,
+    /// `WEFT_TRACE`'s directory.
+    output: Option<PathBuf>,
+}
+
+impl TraceConfig {
+    /// The builder's `trace` setting (`None`: not set) and capacity, with `WEFT_TRACE`.
+    pub(crate) fn resolve(setting: Option<bool>, capacity: usize) -> Option<TraceConfig> {
+        let output = output_dir(std::env::var_os("WEFT_TRACE").as_deref());
+        match setting {
+            Some(false) => None,
+            Some(true) => Some(TraceConfig { capacity, output }),
+            None => output.map(|output| TraceConfig {
+                capacity,
+                output: Some(output),
+            }),
+        }
+    }
+}
+
+/// The meaning of `WEFT_TRACE`: a directory, unless unset, empty or `0`.
+fn output_dir(value: Option<&OsStr>) -> Option<PathBuf> {
+    value
+        .filter(|value| !value.is_empty() && *value != "0")
+        .map(PathBuf::from)
+}
+
+/// The recording of one pool.
+#[derive(Debug)]
+pub(crate) struct PoolTrace {
+    epoch: Instant,
+    /// Each worker's writing end, until the worker takes it (`writer_for`).
+    producers: Mutex<Vec<Option<Producer<Record>>>>,
+    reader: Mutex<Reader>,
+    /// `WEFT_TRACE`'s directory and this pool's number among the pools that write there.
+    output: Option<(PathBuf, usize)>,
+    /// Set once the files are written; held while writing, so that an exit-time write
+    /// waits for a pool's own and finds it done.
+    output_written: Mutex<bool>,
+}
+
+#[derive(Debug)]
+struct Reader {
+    consumers: Vec<Consumer<Record>>,
+    names: Vec<Option<String>>,
+    /// Where the previous `take` ended, and what it saw of the counters.
+    taken_until: Duration,
+    stats_before: PoolStats,
+    dropped_before: Vec<u64>,
+}
+
+impl PoolTrace {
+    pub(crate) fn new(num_workers: usize, config: TraceConfig) -> PoolTrace {
+        static POOLS_WITH_OUTPUT: AtomicUsize = AtomicUsize::new(0);
+        hooks::a_pool_records();
+        let (producers, consumers) = (0..num_workers)
+            .map(|_| {
+                let (producer, consumer) = ring::ring(config.capacity);
+                (Some(producer), consumer)
+            })
+            .unzip();
+        let output = config.output.map(|dir| {
+            // ORDERING: a counter that only names files; nothing is published through it.
+            (dir, POOLS_WITH_OUTPUT.fetch_add(1, Ordering::Relaxed))
+        });
+        PoolTrace {
+            epoch: Instant::now(),
+            producers: Mutex::new(producers),
+            reader: Mutex::new(Reader {
+                consumers,
+                names: vec![None; num_workers],
+                taken_until: Duration::ZERO,
+                stats_before: PoolStats::default(),
+                dropped_before: vec![0; num_workers],
+            }),
+            output,
+            output_written: Mutex::new(false),
+        }
+    }
+
+    /// Worker `index`'s writer, for the worker starting on the current thread (whose name
+    /// the trace will show). `None` if it was handed out already.
+    pub(crate) fn writer_for(&self, index: usize) -> Option<TraceWriter> {
+        let producer = lock(&self.producers)[index].take()?;
+        lock(&self.reader).names[index] = std::thread::current().name().map(str::to_owned);
+        Some(TraceWriter::new(producer, self.epoch, index))
+    }
+
+    /// Everything recorded since the previous call; `stats` reads the pool's counters
+    /// (under the reader's lock, so that concurrent takes see growing counters in turn).
+    pub(crate) fn take(&self, stats: impl FnOnce() -> PoolStats) -> Trace {
+        let mut reader = lock(&self.reader);
+        let stats = stats();
+        let now = self.epoch.elapsed();
+        let (mut spans, mut marks, mut dropped) = (Vec::new(), Vec::new(), 0);
+        let mut records = Vec::new();
+        let Reader {
+            consumers,
+            dropped_before,
+            ..
+        } = &mut *reader;
+        for (worker, (consumer, dropped_before)) in
+            consumers.iter_mut().zip(dropped_before).enumerate()
+        {
+            records.clear();
+            consumer.drain_into(&mut records);
+            for record in &records {
+                decode(worker, record, &mut spans, &mut marks);
+            }
+            dropped += consumer.dropped() - *dropped_before;
+            *dropped_before = consumer.dropped();
+        }
+        // Outer spans first where two start together, so that spans nest in order.
+        spans.sort_by(|a, b| {
+            (a.worker, a.start)
+                .cmp(&(b.worker, b.start))
+                .then(b.end.cmp(&a.end))
+        });
+        marks.sort_by_key(|mark| (mark.time, mark.worker));
+        let names = (reader.names.iter().enumerate())
+            .map(|(index, name)| name.clone().unwrap_or_else(|| format!("worker {index}")))
+            .collect();
+        let trace = Trace {
+            names,
+            spans,
+            marks,
+            interval: reader.taken_until..now,
+            stats: stats - reader.stats_before,
+            dropped,
+        };
+        reader.taken_until = now;
+        reader.stats_before = stats;
+        trace
+    }
+
+    /// Whether `WEFT_TRACE` asked for files.
+    pub(crate) fn writes_output(&self) -> bool {
+        self.output.is_some()
+    }
+
+    /// `WEFT_TRACE`: writes what is left to the pool's files, once.
+    pub(crate) fn write_output(&self, stats: impl FnOnce() -> PoolStats, global: bool) {
+        let Some((dir, number)) = &self.output else {
+            return;
+        };
+        let mut written = lock(&self.output_written);
+        if *written {
+            return;
+        }
+        *written = true;
+        let trace = self.take(stats);
+        let pool = if global {
+            "global".to_owned()
+        } else {
+            number.to_string()
+        };
+        let stem = dir.join(format!("weft-trace-{}-{pool}", std::process::id()));
+        let result = fs::create_dir_all(dir)
+            .and_then(|()| write_file(&stem.with_extension("json"), |w| trace.write_chrome_json(w)))
+            .and_then(|()| write_file(&stem.with_extension("svg"), |w| trace.write_svg(w)));
+        if let Err(err) = result {
+            eprintln!("weft: WEFT_TRACE: writing {}.*: {err}", stem.display());
+        }
+    }
+}
+
+fn write_file(path: &Path, write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> io::Result<()> {
+    let mut file = BufWriter::new(fs::File::create(path)?);
+    write(&mut file)?;
+    file.flush()
+}
+
+/// Locks `mutex`, ignoring poison: the data behind these locks stays consistent (a panic
+/// while writing files leaves at worst a file unwritten).
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|err| err.into_inner())
+}
+
+fn decode(worker: usize, record: &Record, spans: &mut Vec<Span>, marks: &mut Vec<Mark>) {
+    let (start, end) = (
+        Duration::from_nanos(record.start),
+        Duration::from_nanos(record.end),
+    );
+    let span = |kind| Span {
+        worker,
+        start,
+        end,
+        kind,
+    };
+    let mark = |kind| Mark {
+        worker,
+        time: start,
+        kind,
+    };
+    match record.what {
+        What::Job(kind) => spans.push(span(SpanKind::Job(kind))),
+        What::Piece {
+            loop_id,
+            first,
+            end,
+        } => spans.push(span(SpanKind::Piece {
+            loop_id,
+            indices: first as usize..end as usize,
+        })),
+        What::Sleep => spans.push(span(SpanKind::Sleep)),
+        What::Steal { victim } => marks.push(mark(MarkKind::Steal {
+            victim: victim as usize,
+        })),
+        What::Injected => marks.push(mark(MarkKind::Injected)),
+        What::RangeSteal {
+            victim,
+            loop_id,
+            first,
+            end,
+        } => marks.push(mark(MarkKind::RangeSteal {
+            victim: victim as usize,
+            loop_id,
+            indices: first as usize..end as usize,
+        })),
+    }
+}
+
+/// The pools whose files are still to be written at process exit.
+static EXIT_WRITES: Mutex<Vec<Weak<Registry>>> = Mutex::new(Vec::new());
+
+/// `registry` writes `WEFT_TRACE` files: make sure they are written at process exit if the
+/// pool is still there then.
+pub(crate) fn write_at_exit(registry: &Arc<Registry>) {
+    static REGISTER: Once = Once::new();
+    let mut pools = lock(&EXIT_WRITES);
+    pools.retain(|pool| pool.strong_count() > 0);
+    pools.push(Arc::downgrade(registry));
+    drop(pools);
+    REGISTER.call_once(exit::register);
+}
+
+/// The exit-time write, for every pool still alive.
+fn write_all_at_exit() {
+    let pools: Vec<_> = lock(&EXIT_WRITES)
+        .iter()
+        .filter_map(Weak::upgrade)
+        .collect();
+    for registry in pools {
+        registry.write_trace_output();
+    }
+}
+
+#[cfg(any(unix, windows))]
+mod exit {
+    use std::ffi::c_int;
+
+    extern "C" {
+        /// `int atexit(void (*function)(void))` of the C library (C11 7.22.4.2; Rust's
+        /// standard library links the C library on these targets).
+        fn atexit(function: extern "C" fn()) -> c_int;
+    }
+
+    extern "C" fn at_exit() {
+        // No panic may unwind into the C library.
+        let _ = std::panic::catch_unwind(super::write_all_at_exit);
+    }
+
+    pub(super) fn register() {
+        // SAFETY: the declaration matches the C library's `atexit`; `at_exit` is an
+        // `extern "C" fn()` that lives as long as the program and never unwinds.
+        let failed = unsafe { atexit(at_exit) } != 0;
+        if failed {
+            eprintln!("weft: WEFT_TRACE: atexit failed; traces are written when pools end");
+        }
+    }
+}
+
+#[cfg(not(any(unix, windows)))]
+mod exit {
+    /// No exit hook elsewhere: traces are written when their pools end.
+    pub(super) fn register() {}
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn weft_trace_names_a_directory_unless_empty_or_zero() {
+        assert_eq!(output_dir(None), None);
+        assert_eq!(output_dir(Some(OsStr::new(""))), None);
+        assert_eq!(output_dir(Some(OsStr::new("0"))), None);
+        assert_eq!(
+            output_dir(Some(OsStr::new("out/traces"))),
+            Some(PathBuf::from("out/traces"))
+        );
+    }
+}
