@@ -119,11 +119,10 @@ where
     F: FnOnce() -> T + Send + 'static,
     T: Send + 'static,
 {
-    // SAFETY: non-null CURRENT is this thread's live worker.
-    match unsafe { WorkerThread::current().as_ref() } {
+    WorkerThread::with_current(|worker| match worker {
         Some(worker) => spawn_handle_in(worker.registry(), func),
         None => spawn_handle_in(registry::global_registry(), func),
-    }
+    })
 }
 
 /// `spawn_handle` into `registry`'s pool.
@@ -138,11 +137,10 @@ where
 /// The isolation context of the calling thread: a task started here belongs to it, so that
 /// waiters inside the same isolated region may run it.
 fn current_tag() -> Tag {
-    // SAFETY: non-null CURRENT is this thread's live worker.
-    match unsafe { WorkerThread::current().as_ref() } {
+    WorkerThread::with_current(|worker| match worker {
         Some(worker) => worker.context_tag(),
         None => isolate::external_tag(),
-    }
+    })
 }
 
 /// Queues a task running `func` in `registry`'s pool, tagged `tag`, and returns its handle.
@@ -197,12 +195,11 @@ impl<T> ScopedJoinHandle<'_, T> {
             .task
             .take()
             .expect("a handle holds its task until it returns");
-        // SAFETY: non-null CURRENT is this thread's live worker.
-        let result = match unsafe { WorkerThread::current().as_ref() } {
+        let result = WorkerThread::with_current(|worker| match worker {
             Some(worker) => join_on_worker(&*task, worker),
             // SAFETY: this handle owns the slot's handle side; it returns after the result.
             None => unsafe { task.slot().wait_blocking() },
-        };
+        });
         result.into_return_value()
     }
 

@@ -298,11 +298,10 @@ pub(crate) fn external_tag() -> Tag {
 /// assert_eq!(total.into_inner().unwrap(), (0..64u64).sum::<u64>() * (0..1000u64).sum::<u64>());
 /// ```
 pub fn isolate<R>(op: impl FnOnce() -> R) -> R {
-    // SAFETY: non-null CURRENT is this thread's live worker.
-    match unsafe { WorkerThread::current().as_ref() } {
+    WorkerThread::with_current(|worker| match worker {
         Some(worker) => worker.isolated(Tag::fresh(), op),
         None => isolate_external(op),
-    }
+    })
 }
 
 /// `isolate` on a thread outside every pool: its injected jobs carry the region's tag.

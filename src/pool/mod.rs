@@ -121,11 +121,10 @@ pub(crate) fn idle_worker_needs_work() -> bool {
 /// taken ([`PoolStats::chunks_taken`]). No outside any pool.
 #[inline]
 pub(crate) fn fold_inline(len: usize) -> Inline {
-    // SAFETY: non-null CURRENT is this thread's live worker.
-    match unsafe { WorkerThread::current().as_ref() } {
+    WorkerThread::with_current(|worker| match worker {
         Some(worker) => worker.fold_inline(len),
         None => Inline::No,
-    }
+    })
 }
 
 /// [`fold_inline`]'s answer.
@@ -177,11 +176,10 @@ impl Drop for InlineLimit {
 /// Sets the current worker's inline limit, returning the old one (0 outside any pool).
 #[inline]
 fn replace_inline_limit(limit: u32) -> u32 {
-    // SAFETY: non-null CURRENT is this thread's live worker.
-    match unsafe { WorkerThread::current().as_ref() } {
+    WorkerThread::with_current(|worker| match worker {
         Some(worker) => worker.replace_inline_limit(limit),
         None => 0,
-    }
+    })
 }
 
 /// For long-running work between `join`s whose pieces are slow (a driver folding items of

@@ -80,16 +80,18 @@ impl Job for FifoQueue {
         // SAFETY: the queue lives in a registry; the entry is executed by one of that
         // registry's workers, which holds an `Arc` to it.
         let queue = unsafe { &*this.cast::<FifoQueue>() };
-        // SAFETY: entries sit in deques, so a worker runs them: CURRENT is that live worker.
-        let worker = unsafe { &*WorkerThread::current() };
-        loop {
-            match queue.0.steal() {
-                // SAFETY: a job in the queue is live until executed, and we took it.
-                Steal::Success(job) => return unsafe { worker.run_or_set_aside(job) },
-                Steal::Retry => {}
-                Steal::Empty => unreachable!("weft: a FIFO entry without its job"),
+        // Entries sit in deques, so a worker runs them.
+        WorkerThread::with_current(|worker| {
+            let worker = worker.expect("a FIFO entry runs on a worker");
+            loop {
+                match queue.0.steal() {
+                    // SAFETY: a job in the queue is live until executed, and we took it.
+                    Steal::Success(job) => return unsafe { worker.run_or_set_aside(job) },
+                    Steal::Retry => {}
+                    Steal::Empty => unreachable!("weft: a FIFO entry without its job"),
+                }
             }
-        }
+        })
     }
 }
 

@@ -35,8 +35,8 @@ use super::job::{JobRef, TaggedJob};
 use super::latch::{AsCoreLatch, CoreLatch};
 use super::registry::Registry;
 use super::stats::Event;
-use super::Inline;
 use super::trace::TraceWriter;
+use super::Inline;
 
 /// Forks a worker keeps privately; deeper recursions publish the excess directly.
 const FORK_CAPACITY: usize = 128;

@@ -31,9 +31,7 @@ fn any_pool_records() -> bool {
 
 /// The current worker's writer, if this thread is a worker of a pool that records.
 fn with_writer<R>(f: impl FnOnce(Option<&TraceWriter>) -> R) -> R {
-    // SAFETY: non-null CURRENT is this thread's live worker, alive during `f`.
-    let worker = unsafe { WorkerThread::current().as_ref() };
-    f(worker.and_then(WorkerThread::trace))
+    WorkerThread::with_current(|worker| f(worker.and_then(WorkerThread::trace)))
 }
 
 /// An index as the driver holds it (`u32` in a stealing range, `usize` elsewhere).

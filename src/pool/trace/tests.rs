@@ -8,9 +8,8 @@ use super::{JobKind, SpanKind};
 
 fn workers_have_writers(pool: &crate::ThreadPool) -> Vec<bool> {
     pool.broadcast(|_| {
-        // SAFETY: non-null CURRENT is this thread's live worker (a broadcast job runs on one).
-        let worker = unsafe { WorkerThread::current().as_ref() }.expect("on a worker");
-        worker.trace().is_some()
+        // A broadcast job runs on a worker.
+        WorkerThread::with_current(|worker| worker.expect("on a worker").trace().is_some())
     })
 }
 

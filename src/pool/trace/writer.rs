@@ -21,7 +21,6 @@ use std::cell::Cell;
 use std::ops::Range;
 use std::time::Instant;
 
-use super::super::job::JobRef;
 use super::ring::Producer;
 use super::JobKind;
 
