@@ -65,8 +65,8 @@ use super::steal_range::{ChunkLimits, Handoff, OwnerCursor, SplitAt, MAX_RANGE_L
 use crate::plumbing::{Consumer, Folder, Producer, Reducer};
 use crate::pool::{
     current_num_threads, fold_inline, idle_worker_needs_work, join_context, join_context_here,
-    offer_forks, on_a_worker, publish_fork, record_event, trace_claim, trace_fold, trace_piece,
-    trace_range_steal, Event, FnContext, Inline, InlineLimit,
+    offer_forks, on_a_worker, publish_fork, record_event, trace_claim, trace_fold, trace_loop_here,
+    trace_piece, trace_range_steal, Event, FnContext, Inline, InlineLimit,
 };
 
 /// A range of at most this many items starts private while no idle worker would take new
@@ -140,11 +140,13 @@ where
     }
     if len <= producer.max_len() {
         match fold_inline(len) {
-            Inline::Alone => return fold_indexed(producer, len, consumer.into_folder()).complete(),
+            Inline::Alone => return fold_whole_here(len, producer, consumer),
             Inline::Nested if len <= INLINE_CLAIM => {
-                return fold_indexed(producer, len, consumer.into_folder()).complete()
+                return fold_whole_here(len, producer, consumer)
             }
-            Inline::Nested => return fold_inline_in_claims(len, producer, consumer),
+            Inline::Nested => {
+                return trace_loop_here(|| fold_inline_in_claims(len, producer, consumer))
+            }
             Inline::No => {}
         }
     }
@@ -172,6 +174,21 @@ where
     };
     // `fold_inline` counted the first chunk.
     own_privately(cursor, first, work, Some(INLINE_CLAIM as u32), 1)
+}
+
+/// An inline loop folded whole, into one folder (a trace sees one loop of one piece).
+#[inline(always)]
+fn fold_whole_here<P, C>(len: usize, producer: P, consumer: C) -> C::Result
+where
+    P: Producer,
+    C: Consumer<P::Item>,
+{
+    trace_loop_here(|| {
+        trace_piece(0..len, || {
+            fold_indexed(producer, len, consumer.into_folder())
+        })
+        .complete()
+    })
 }
 
 /// The rest of step 1: a loop that is not folded inline.

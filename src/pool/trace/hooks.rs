@@ -105,6 +105,27 @@ pub(crate) fn trace_piece<P: Position, R>(rel: Range<P>, fold: impl FnOnce() -> 
     }
 }
 
+/// A loop folded here and now, with no range of its own (on a pool of one worker, or nested
+/// in an owner's cheap items): `op` runs it, recorded as a loop of the current worker like
+/// one started by `on_a_worker`.
+#[inline]
+pub(crate) fn trace_loop_here<R>(op: impl FnOnce() -> R) -> R {
+    if any_pool_records() {
+        loop_here_cold(op)
+    } else {
+        op()
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn loop_here_cold<R>(op: impl FnOnce() -> R) -> R {
+    WorkerThread::with_current(|worker| match worker {
+        Some(worker) => worker.trace_range(op),
+        None => op(),
+    })
+}
+
 /// Inside a "steal me" job: the thief took `rel` of the victim's range (positions within
 /// it); `drive` runs those items as a range of the thief's own.
 #[inline]
