@@ -57,6 +57,17 @@ pub trait Producer: Send + Sized {
     /// Splits into the items before `index` and the items from `index` on.
     fn split_at(self, index: usize) -> (Self, Self);
 
+    /// Whether items of this producer may be skipped without being produced: producing one
+    /// runs no user code that a skip should still run (a `Clone` is not counted, as std's
+    /// iterators do not count it either), and dropping the producer drops whatever items it
+    /// owns. `skip` then drops the items it skips at once instead of running them, so that
+    /// skipping costs nothing on a range or a slice. Sources and the adapters that only move
+    /// items around say `true` (adapters: when what they wrap does); the default `false`
+    /// runs every skipped item, as Rayon does for all of them. Internal to weft: not part
+    /// of Rayon's API.
+    #[doc(hidden)]
+    const INERT: bool = false;
+
     /// Feeds every item to `folder`; override when a faster loop than `into_iter` exists.
     fn fold_with<F>(self, folder: F) -> F
     where

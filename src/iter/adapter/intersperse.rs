@@ -195,6 +195,7 @@ where
 {
     type Item = T;
     type IntoIter = IntersperseIter<P::IntoIter, T>;
+    const INERT: bool = P::INERT;
 
     fn into_iter(self) -> Self::IntoIter {
         let (shape, back) = (self.shape, self.shape.len());

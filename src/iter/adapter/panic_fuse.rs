@@ -93,6 +93,7 @@ struct FuseProducer<'p, P> {
 impl<'p, P: Producer> Producer for FuseProducer<'p, P> {
     type Item = P::Item;
     type IntoIter = FuseIter<'p, P::IntoIter>;
+    const INERT: bool = P::INERT;
 
     fn into_iter(self) -> Self::IntoIter {
         FuseIter {

@@ -146,6 +146,7 @@ where
 {
     type Item = T;
     type IntoIter = RangeIter<T>;
+    const INERT: bool = true;
 
     fn into_iter(self) -> RangeIter<T> {
         RangeIter { range: self.range }
@@ -217,6 +218,12 @@ where
         (len, Some(len))
     }
 
+    /// O(1), as `Range`'s own: `step_by` and the sequential `skip` jump over the items.
+    #[inline]
+    fn nth(&mut self, n: usize) -> Option<T> {
+        self.range.nth(n)
+    }
+
     #[inline]
     fn fold<B, F: FnMut(B, T) -> B>(self, init: B, f: F) -> B {
         self.range.fold(init, f)
@@ -230,6 +237,12 @@ where
     #[inline]
     fn next_back(&mut self) -> Option<T> {
         self.range.next_back()
+    }
+
+    /// O(1), as `Range`'s own.
+    #[inline]
+    fn nth_back(&mut self, n: usize) -> Option<T> {
+        self.range.nth_back(n)
     }
 
     #[inline]
