@@ -261,6 +261,16 @@ pub trait Consumer<Item>: Send + Sized {
     fn continue_folder(self, folder: Self::Folder) -> Result<Self::Folder, (Self, Self::Folder)> {
         Err((self, folder))
     }
+
+    /// Whether this consumer may become [`full`](Consumer::full) before it has seen every
+    /// item (a search, a short-circuiting `try_` reduction, `take_any`). An adapter that holds
+    /// items back until the end of its piece (`fold`'s accumulator) then hands them on in
+    /// portions, so that the search can stop as early as Rayon's does. Adapters forward it
+    /// to their base; the default is `false`. Internal to weft: not part of Rayon's API.
+    #[doc(hidden)]
+    fn may_stop_early(&self) -> bool {
+        false
+    }
 }
 
 /// A consumer that can also split without an index, for unindexed producers.

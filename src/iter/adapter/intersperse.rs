@@ -359,6 +359,10 @@ where
     fn full(&self) -> bool {
         self.base.full()
     }
+
+    fn may_stop_early(&self) -> bool {
+        self.base.may_stop_early()
+    }
 }
 
 impl<C, T> UnindexedConsumer<T> for IntersperseConsumer<C, T>

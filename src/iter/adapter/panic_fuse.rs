@@ -181,6 +181,10 @@ impl<'p, T, C: Consumer<T>> Consumer<T> for FuseConsumer<'p, C> {
     fn full(&self) -> bool {
         self.fused() || self.base.full()
     }
+
+    fn may_stop_early(&self) -> bool {
+        self.base.may_stop_early()
+    }
 }
 
 impl<T, C: UnindexedConsumer<T>> UnindexedConsumer<T> for FuseConsumer<'_, C> {
