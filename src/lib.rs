@@ -49,11 +49,15 @@ pub mod vec; // Vec by value and par_drain (Rayon's `rayon::vec`)
 #[doc(hidden)]
 pub use drive::use_halving_for_indexed;
 pub use pool::{
-    broadcast, current_num_threads, current_thread_index, in_place_scope, in_place_scope_fifo,
-    join, join_context, max_num_threads, scope, scope_fifo, spawn, spawn_broadcast, spawn_fifo,
-    yield_local, yield_now, BroadcastContext, FnContext, PoolStats, Scope, ScopeFifo,
-    ThreadBuilder, ThreadPool, ThreadPoolBuildError, ThreadPoolBuilder, Yield,
+    broadcast, current_num_threads, current_thread_has_pending_tasks, current_thread_index,
+    in_place_scope, in_place_scope_fifo, join, join_context, max_num_threads, scope, scope_fifo,
+    spawn, spawn_broadcast, spawn_fifo, yield_local, yield_now, BroadcastContext, FnContext,
+    PoolStats, Scope, ScopeFifo, ThreadBuilder, ThreadPool, ThreadPoolBuildError,
+    ThreadPoolBuilder, Yield,
 };
+// Rayon's deprecated configuration API (rayon-core 1.13 still has it).
+#[allow(deprecated)]
+pub use pool::{initialize, Configuration};
 
 /// The README's examples run as doc tests, so the front page cannot drift from the API.
 #[cfg(doctest)]

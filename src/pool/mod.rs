@@ -10,6 +10,7 @@
 //! 5. a publication, an injection or the latch it waits on wakes it (`sleep/README.md`).
 
 mod broadcast;
+mod deprecated;
 mod job;
 mod join;
 mod latch;
@@ -27,6 +28,8 @@ mod worker;
 mod tests;
 
 pub use broadcast::{broadcast, spawn_broadcast, BroadcastContext};
+#[allow(deprecated)]
+pub use deprecated::{initialize, Configuration};
 pub(crate) use join::join_context_here;
 pub use join::{join, join_context, FnContext};
 pub use scope::{in_place_scope, in_place_scope_fifo, scope, scope_fifo, Scope, ScopeFifo};
@@ -62,6 +65,19 @@ pub fn current_num_threads() -> usize {
 pub fn current_thread_index() -> Option<usize> {
     // SAFETY: non-null CURRENT is this thread's live worker.
     unsafe { WorkerThread::current().as_ref() }.map(WorkerThread::index)
+}
+
+/// Whether the current thread is a worker with tasks of its own still waiting to run (`None`
+/// outside any pool): a hint for code that decides whether to split more work.
+///
+/// ```
+/// assert_eq!(weft::current_thread_has_pending_tasks(), None);
+/// let pool = weft::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+/// assert_eq!(pool.install(weft::current_thread_has_pending_tasks), Some(false));
+/// ```
+pub fn current_thread_has_pending_tasks() -> Option<bool> {
+    // SAFETY: non-null CURRENT is this thread's live worker.
+    unsafe { WorkerThread::current().as_ref() }.map(WorkerThread::has_pending_tasks)
 }
 
 /// Runs `op` on a worker thread: right here if this thread is one, else on the global pool,

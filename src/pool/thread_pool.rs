@@ -456,8 +456,9 @@ impl ThreadPoolBuildError {
 impl fmt::Display for ThreadPoolBuildError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.kind {
+            // Rayon's texts, letter for letter: code (and Rayon's own tests) compare them.
             ErrorKind::GlobalPoolAlreadyInitialized => {
-                f.write_str("the global thread pool has already been initialized")
+                f.write_str("The global thread pool has already been initialized.")
             }
             ErrorKind::ThreadNamePanicked => {
                 f.write_str("the thread_name closure panicked while naming a worker")
@@ -466,7 +467,7 @@ impl fmt::Display for ThreadPoolBuildError {
                 f.write_str("spawning a worker thread panicked (is the stack size valid?)")
             }
             ErrorKind::CurrentThreadAlreadyInPool => {
-                f.write_str("use_current_thread: the current thread is already a worker of a pool")
+                f.write_str("The current thread is already part of another thread pool.")
             }
             ErrorKind::Io(err) => write!(f, "starting a worker thread failed: {err}"),
         }
@@ -513,14 +514,20 @@ impl Drop for ThreadPool {
 }
 
 impl ThreadPool {
-    /// Builds a pool from `builder` (prefer [`ThreadPoolBuilder::build`]).
+    /// Builds a pool from Rayon's deprecated [`Configuration`](crate::Configuration); use
+    /// [`ThreadPoolBuilder::build`] instead.
     ///
     /// ```
-    /// let pool = weft::ThreadPool::new(weft::ThreadPoolBuilder::new().num_threads(1)).unwrap();
+    /// #![allow(deprecated)]
+    /// let pool = weft::ThreadPool::new(weft::Configuration::new().num_threads(1)).unwrap();
     /// assert_eq!(pool.current_num_threads(), 1);
     /// ```
-    pub fn new(builder: ThreadPoolBuilder) -> Result<ThreadPool, ThreadPoolBuildError> {
-        builder.build()
+    #[deprecated(note = "Use `ThreadPoolBuilder::build`")]
+    #[allow(deprecated)]
+    pub fn new(
+        configuration: crate::Configuration,
+    ) -> Result<ThreadPool, Box<dyn std::error::Error>> {
+        configuration.build()
     }
 
     /// Runs `op` on a worker of this pool and returns its result; parallel operations inside
