@@ -9,7 +9,6 @@ use std::sync::Arc;
 use super::registry::{self, Registry};
 use super::sleep::MAX_WORKERS;
 use super::thread_builder::{CustomSpawn, DefaultSpawn, ThreadBuilder, ThreadSpawn};
-use super::unwind;
 use super::{broadcast, scope, spawn, BroadcastContext, PoolStats, Scope, ScopeFifo, Yield};
 
 /// Receives the payloads of panics in detached tasks.
@@ -255,8 +254,8 @@ impl<S> ThreadPoolBuilder<S> {
         self
     }
 
-    /// Names each worker thread: `closure(index)`. A panic in the closure makes
-    /// [`build`](Self::build) fail with an error.
+    /// Names each worker thread: `closure(index)`. A panic in the closure propagates out of
+    /// [`build`](Self::build), as in Rayon; the workers started before it exit.
     ///
     /// ```
     /// let pool = weft::ThreadPoolBuilder::new()
@@ -375,16 +374,10 @@ impl<S> ThreadPoolBuilder<S> {
         n.min(MAX_WORKERS)
     }
 
-    pub(crate) fn thread_name_for(
-        &mut self,
-        index: usize,
-    ) -> Result<Option<String>, ThreadPoolBuildError> {
-        match self.thread_name.as_mut() {
-            None => Ok(None),
-            Some(name) => unwind::halt_unwinding(|| name(index))
-                .map(Some)
-                .map_err(|_| ThreadPoolBuildError::new(ErrorKind::ThreadNamePanicked)),
-        }
+    /// Worker `index`'s name. A panic in the closure unwinds out of `build`, as in Rayon
+    /// (the registry's guard makes the workers started so far exit).
+    pub(crate) fn thread_name_for(&mut self, index: usize) -> Option<String> {
+        self.thread_name.as_mut().map(|name| name(index))
     }
 
     pub(crate) fn get_stack_size(&self) -> Option<usize> {
@@ -415,11 +408,9 @@ impl<S> ThreadPoolBuilder<S> {
 /// Why a pool could not be built.
 ///
 /// ```
-/// let err = weft::ThreadPoolBuilder::new()
-///     .thread_name(|_| panic!("no name for you"))
-///     .build()
-///     .unwrap_err();
-/// assert!(err.to_string().contains("thread_name"));
+/// weft::ThreadPoolBuilder::new().num_threads(1).build_global().unwrap();
+/// let err = weft::ThreadPoolBuilder::new().build_global().unwrap_err();
+/// assert_eq!(err.to_string(), "The global thread pool has already been initialized.");
 /// ```
 #[derive(Debug)]
 pub struct ThreadPoolBuildError {
@@ -429,7 +420,6 @@ pub struct ThreadPoolBuildError {
 #[derive(Debug)]
 enum ErrorKind {
     GlobalPoolAlreadyInitialized,
-    ThreadNamePanicked,
     SpawnPanicked,
     CurrentThreadAlreadyInPool,
     Io(std::io::Error),
@@ -459,9 +449,6 @@ impl fmt::Display for ThreadPoolBuildError {
             // Rayon's texts, letter for letter: code (and Rayon's own tests) compare them.
             ErrorKind::GlobalPoolAlreadyInitialized => {
                 f.write_str("The global thread pool has already been initialized.")
-            }
-            ErrorKind::ThreadNamePanicked => {
-                f.write_str("the thread_name closure panicked while naming a worker")
             }
             ErrorKind::SpawnPanicked => {
                 f.write_str("spawning a worker thread panicked (is the stack size valid?)")
