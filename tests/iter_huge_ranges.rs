@@ -86,6 +86,29 @@ fn chunks_and_chains_of_a_huge_range_jump_too() {
     });
 }
 
+/// std's `Zip` (which `zip` and `enumerate` iterate with) jumps over the items of ranges in
+/// `nth` by a loop whose body is empty for them: gone in an optimized build, 2^40 rounds in a
+/// debug one (for Rayon's ranges too), so this runs in release builds only.
+#[cfg(not(debug_assertions))]
+#[test]
+fn zip_and_enumerate_of_a_huge_range_jump_too() {
+    in_pools(|threads| {
+        let v: Vec<(usize, usize)> = (0..HUGE)
+            .into_par_iter()
+            .zip(0..HUGE)
+            .step_by(STEP)
+            .collect();
+        let expected: Vec<(usize, usize)> = every_step().into_iter().map(|i| (i, i)).collect();
+        assert_eq!(v, expected, "{threads} threads: zip");
+        let v: Vec<(usize, usize)> = (0..HUGE)
+            .into_par_iter()
+            .enumerate()
+            .step_by(STEP)
+            .collect();
+        assert_eq!(v, expected, "{threads} threads: enumerate");
+    });
+}
+
 #[test]
 fn repeat_n_jumps_without_cloning() {
     in_pools(|threads| {
