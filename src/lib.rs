@@ -142,12 +142,16 @@ pub mod vec; // Vec by value and par_drain (Rayon's `rayon::vec`)
 
 pub use pool::trace;
 pub use pool::{
-    broadcast, current_num_threads, current_thread_index, in_place_scope, in_place_scope_fifo,
-    isolate, join, join_context, max_num_threads, scope, scope_fifo, spawn, spawn_broadcast,
-    spawn_fifo, spawn_handle, yield_local, yield_now, BroadcastContext, FnContext, JoinHandle,
-    PoolStats, Scope, ScopeFifo, ScopedJoinHandle, ThreadBuilder, ThreadPool, ThreadPoolBuildError,
+    broadcast, current_num_threads, current_thread_has_pending_tasks, current_thread_index,
+    in_place_scope, in_place_scope_fifo, isolate, join, join_context, max_num_threads, scope,
+    scope_fifo, spawn, spawn_broadcast, spawn_fifo, spawn_handle, yield_local, yield_now,
+    BroadcastContext, FnContext, JoinHandle, PoolStats, Scope, ScopeFifo, ScopedJoinHandle,
+    ThreadBuilder, ThreadPool, ThreadPoolBuildError,
     ThreadPoolBuilder, Yield,
 };
+// Rayon's deprecated configuration API (rayon-core 1.13 still has it).
+#[allow(deprecated)]
+pub use pool::{initialize, Configuration};
 
 /// The README's examples run as doc tests, so the front page cannot drift from the API.
 #[cfg(doctest)]

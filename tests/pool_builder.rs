@@ -152,23 +152,43 @@ fn a_stack_size_the_os_refuses_gives_an_error() {
 }
 
 #[test]
-fn a_panicking_thread_name_closure_is_reported_not_a_hang() {
-    // Rayon lets the panic escape from `build`; an `Err` from `build` is equally acceptable.
-    // What must not happen is a hang or a pool that silently lacks a thread.
+fn a_panicking_thread_name_closure_propagates_out_of_build() {
+    // As in Rayon (its `panic_thread_name` test): the closure's panic escapes from `build`
+    // with its own payload, and the workers named before it start and then exit.
+    let threads = 6;
+    let panics_at = 4;
+    let starts = Arc::new(AtomicUsize::new(0));
+    let exits = Arc::new(AtomicUsize::new(0));
+    let (starts_in_handler, exits_in_handler) = (Arc::clone(&starts), Arc::clone(&exits));
     let outcome = catch_unwind(AssertUnwindSafe(|| {
         par::ThreadPoolBuilder::new()
-            .num_threads(3)
-            .thread_name(|index| match index {
-                1 => common_pool::boom("thread_name"),
-                _ => format!("named-{index}"),
+            .num_threads(threads)
+            .start_handler(move |_| {
+                starts_in_handler.fetch_add(1, Ordering::SeqCst);
+            })
+            .exit_handler(move |_| {
+                exits_in_handler.fetch_add(1, Ordering::SeqCst);
+            })
+            .thread_name(move |index| {
+                if index == panics_at {
+                    common_pool::boom("thread_name");
+                }
+                format!("named-{index}")
             })
             .build()
     }));
     match outcome {
         Ok(Ok(_)) => panic!("build succeeded although a thread could not be named"),
-        Ok(Err(error)) => assert!(!error.to_string().is_empty()),
+        Ok(Err(error)) => panic!("build returned an error instead of the panic: {error}"),
         Err(payload) => assert_eq!(common_pool::boom_tag(payload), "thread_name"),
     }
+    // Workers 0 to panics_at - 1 were started (threads are named in index order).
+    assert!(
+        wait_until(|| exits.load(Ordering::SeqCst) == panics_at),
+        "{} of the {panics_at} started workers exited",
+        exits.load(Ordering::SeqCst)
+    );
+    assert_eq!(starts.load(Ordering::SeqCst), panics_at);
     // Building still works afterwards.
     assert_eq!(pool(2).install(|| fib_join(16)), fib_iterative(16));
 }

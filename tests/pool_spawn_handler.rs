@@ -268,35 +268,40 @@ fn build_scoped_workers_borrow_locals_and_exit_before_it_returns() {
 }
 
 #[test]
-fn build_scoped_reports_a_build_error() {
-    // On a helper thread: if the started worker never left `run`, the scope would never end.
+fn build_scoped_propagates_a_thread_name_panic_after_joining_the_started_worker() {
+    // As in Rayon, the panic unwinds out of `build_scoped`. On a helper thread: if the
+    // started worker never left `run`, the scope would never end.
     let (done_tx, done_rx) = mpsc::channel();
     thread::spawn(move || {
         let calls = AtomicUsize::new(0);
-        let result = par::ThreadPoolBuilder::new()
-            .num_threads(2)
-            .thread_name(|i| {
-                if i == 1 {
-                    common_pool::boom("thread_name")
-                } else {
-                    "x".into()
-                }
-            })
-            .build_scoped(
-                |thread| {
-                    calls.fetch_add(1, Ordering::SeqCst);
-                    thread.run()
-                },
-                |_| unreachable!("with_pool runs only on success"),
-            );
-        done_tx
-            .send((result.is_err(), calls.load(Ordering::SeqCst)))
-            .unwrap();
+        let result = catch_unwind(AssertUnwindSafe(|| {
+            par::ThreadPoolBuilder::new()
+                .num_threads(2)
+                .thread_name(|i| {
+                    if i == 1 {
+                        common_pool::boom("thread_name")
+                    } else {
+                        "x".into()
+                    }
+                })
+                .build_scoped(
+                    |thread| {
+                        calls.fetch_add(1, Ordering::SeqCst);
+                        thread.run()
+                    },
+                    |_| unreachable!("with_pool runs only on success"),
+                )
+        }));
+        let tag = match result {
+            Ok(_) => "no panic",
+            Err(payload) => common_pool::boom_tag(payload),
+        };
+        done_tx.send((tag, calls.load(Ordering::SeqCst))).unwrap();
     });
-    let (failed, calls) = done_rx
+    let (tag, calls) = done_rx
         .recv_timeout(HANG_GUARD)
         .expect("build_scoped returned: the started worker exited");
-    assert!(failed);
+    assert_eq!(tag, "thread_name");
     // Worker 0 was started before naming worker 1 failed; the scope joined it.
     assert_eq!(calls, 1);
 }

@@ -20,7 +20,7 @@ mod steal_range; // lock-free work-stealing index range and its producer hand-of
 
 pub(crate) use fixed_tree::leaf_len;
 
-use crate::plumbing::{Consumer, Folder, Producer, UnindexedConsumer, UnindexedProducer};
+use crate::plumbing::{Consumer, Folder, Producer, Reducer, UnindexedConsumer, UnindexedProducer};
 
 #[cfg(feature = "bench-internals")]
 pub(crate) use steal_range::{ChunkLimits, Handoff, SplitAt, StealRange};
@@ -116,6 +116,69 @@ where
     C: UnindexedConsumer<P::Item>,
 {
     halving::drive_unindexed(producer, consumer)
+}
+
+/// Runs `keep` on this thread (it need not be `Send`) and, beside it, possibly on other
+/// workers, the `len` items of `skipped` for their side effects alone, each item dropped as
+/// soon as it is made: what `skip` does with the items it skips, as Rayon does. A panic on
+/// either side reaches the caller once both are done.
+pub(crate) fn run_skipped_beside<P, R>(len: usize, skipped: P, keep: impl FnOnce() -> R) -> R
+where
+    P: Producer,
+{
+    crate::pool::in_place_scope(|scope| {
+        scope.spawn(move |_| drive_indexed(len, skipped, DropItems));
+        keep()
+    })
+}
+
+/// The consumer (and folder, and reducer) that drops every item: [`run_skipped_beside`].
+struct DropItems;
+
+impl<T> Consumer<T> for DropItems {
+    type Folder = DropItems;
+    type Reducer = DropItems;
+    type Result = ();
+
+    fn split_at(self, _index: usize) -> (Self, Self, Self) {
+        (DropItems, DropItems, DropItems)
+    }
+
+    fn into_folder(self) -> Self {
+        self
+    }
+
+    fn full(&self) -> bool {
+        false
+    }
+
+    fn continue_folder(self, folder: Self) -> Result<Self, (Self, Self)> {
+        Ok(folder)
+    }
+}
+
+impl<T> Folder<T> for DropItems {
+    type Result = ();
+
+    fn consume(self, item: T) -> Self {
+        drop(item);
+        self
+    }
+
+    fn consume_iter<I: IntoIterator<Item = T>>(self, iter: I) -> Self {
+        iter.into_iter().for_each(drop);
+        self
+    }
+
+    fn complete(self) {}
+
+    fn full(&self) -> bool {
+        false
+    }
+}
+
+impl Reducer<()> for DropItems {
+    fn reduce(self, _left: (), _right: ()) {}
 }
 
 /// Runs two whole iterators' work, potentially in parallel, and returns both results for

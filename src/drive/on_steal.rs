@@ -581,9 +581,10 @@ where
     }
 }
 
-/// Step 1 on a pool of one thread: folds chunk after chunk in index order, each of at most
-/// `limits.max_len()` items and into a folder of its own (just one chunk without a cap),
-/// stopping early once the consumer is full.
+/// The driver on a pool of one thread: folds chunk after chunk in index order, each of at
+/// most `limits.max_len()` items (and at least `min_len`, [`ChunkLimits::fit_claim`]) and
+/// into a folder of its own (just one chunk without a cap), stopping early once the
+/// consumer is full.
 fn fold_alone<P, C>(len: usize, limits: ChunkLimits, producer: P, consumer: C) -> C::Result
 where
     P: Producer,
@@ -593,7 +594,10 @@ where
     // What the chunks so far made, and the reducer that joins it to the next chunk's result.
     let mut completed: Option<(C::Result, C::Reducer)> = None;
     while left > limits.max_len() && !consumer.full() {
-        let chunk = limits.max_len();
+        let chunk = limits.fit_claim(limits.max_len(), left);
+        if chunk == left {
+            break; // the last chunk, which took a crumb along
+        }
         let (chunk_producer, rest_producer) = producer.split_at(chunk);
         let (chunk_consumer, rest_consumer, reducer) = consumer.split_at_sized(chunk, left);
         record_event(Event::ChunkTaken, 1);

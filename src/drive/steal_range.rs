@@ -83,8 +83,11 @@ fn unpack(word: u64) -> (u32, u32) {
     (word as u32, (word >> 32) as u32)
 }
 
-/// `with_min_len` / `with_max_len`: the owner's chunks are between the two (the last one may
-/// be shorter), and a thief takes nothing shorter than `min_len`.
+/// `with_min_len` / `with_max_len`: the owner's chunks are between the two, and a thief takes
+/// nothing shorter than `min_len`. No chunk is shorter than `min_len` unless the whole range
+/// is: a claim that would leave fewer than `min_len` items takes them too, as Rayon's halving
+/// leaves no piece shorter than `min_len`. So when `max_len < 2 * min_len - 1`, a chunk may
+/// hold up to `2 * min_len - 1` items: the minimum wins, as in Rayon.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct ChunkLimits {
     min_len: u32,
@@ -116,9 +119,32 @@ impl ChunkLimits {
         self.max_len < MAX_RANGE_LEN as u32
     }
 
-    /// The longest chunk an owner claims.
+    /// The longest chunk an owner claims (but see [`fit_claim`](Self::fit_claim)).
     pub(crate) fn max_len(&self) -> usize {
         self.max_len as usize
+    }
+
+    /// The claim to make when `len` items (at least `min_len`, at most `rest`) are wanted and
+    /// `rest` are left: `len`, unless that would leave a crumb of fewer than `min_len`; then
+    /// either exactly `min_len` are left (if the claim stays at least `min_len`), or the
+    /// claim takes everything (then it is under `2 * min_len`).
+    #[inline]
+    pub(crate) fn fit_claim(&self, len: usize, rest: usize) -> usize {
+        let min = self.min_len as usize;
+        if rest - len >= min || len == rest {
+            len
+        } else if rest - min >= min {
+            rest - min
+        } else {
+            rest
+        }
+    }
+
+    /// Whether `left` items, what is left after a claim, are a crumb that no thief can take
+    /// (`0 < left < min_len`) and the claim must take along.
+    #[inline]
+    fn is_crumb(&self, left: u32) -> bool {
+        0 < left && left < self.min_len
     }
 }
 
@@ -234,7 +260,19 @@ impl StealRange {
         // ORDERING: Relaxed: only the word's value matters, and an RMW reads the latest value
         // whatever the ordering (see the table). Races with the CAS in `steal_half`.
         let old = self.word.fetch_add(u64::from(len), Ordering::Relaxed);
-        Some(cursor.record_claim(old, len))
+        let mut chunk = cursor.record_claim(old, len);
+        // Thieves struck since the owner last looked, and what they left behind this claim
+        // is a crumb under `min_len`: take it along (no chunk may be that short). It is
+        // exact and stays put: `high_seen` is the `high` this claim read, and no thief takes
+        // anything from fewer than `2 * min_len` items.
+        let crumb = cursor.remaining();
+        if self.limits.is_crumb(crumb) {
+            // ORDERING: Relaxed, as above; no thief's CAS can succeed on what is left.
+            self.word.fetch_add(u64::from(crumb), Ordering::Relaxed);
+            cursor.low += crumb;
+            chunk.indices.end += crumb;
+        }
+        Some(chunk)
     }
 
     /// Thief: claims the upper half (rounded down, at least `min_len`) of what is left, or
@@ -397,7 +435,8 @@ impl OwnerCursor {
     }
 
     /// The length of the next claim: the doubling `next_len`, capped by an eighth of the rest,
-    /// raised to the claim floor, capped by `max_len`, raised to `min_len`, cut to the rest.
+    /// raised to the claim floor, capped by `max_len`, raised to `min_len`, cut to the rest,
+    /// and fitted so as to leave no crumb under `min_len` ([`ChunkLimits::fit_claim`]).
     /// `None` when nothing is left.
     #[inline]
     fn next_claim_len(&self) -> Option<u32> {
@@ -409,10 +448,10 @@ impl OwnerCursor {
             .next_len
             .min(rest >> REST_SHARE_SHIFT)
             .max(self.claim_floor);
-        Some(
-            len.clamp(self.limits.min_len, self.limits.max_len)
-                .min(rest),
-        )
+        let len = len
+            .clamp(self.limits.min_len, self.limits.max_len)
+            .min(rest);
+        Some(self.limits.fit_claim(len as usize, rest as usize) as u32)
     }
 
     /// Turns the word before the `fetch_add` of `len` into the owner's chunk, and sets up

@@ -58,6 +58,17 @@ pub trait Producer: Send + Sized {
     /// Splits into the items before `index` and the items from `index` on.
     fn split_at(self, index: usize) -> (Self, Self);
 
+    /// Whether items of this producer may be skipped without being produced: producing one
+    /// runs no user code that a skip should still run (a `Clone` is not counted, as std's
+    /// iterators do not count it either), and dropping the producer drops whatever items it
+    /// owns. `skip` then drops the items it skips at once instead of running them, so that
+    /// skipping costs nothing on a range or a slice. Sources and the adapters that only move
+    /// items around say `true` (adapters: when what they wrap does); the default `false`
+    /// runs every skipped item, as Rayon does for all of them. Internal to weft: not part
+    /// of Rayon's API.
+    #[doc(hidden)]
+    const INERT: bool = false;
+
     /// Feeds every item to `folder`; override when a faster loop than `into_iter` exists.
     fn fold_with<F>(self, folder: F) -> F
     where
@@ -307,6 +318,16 @@ pub trait Consumer<Item>: Send + Sized {
     #[allow(clippy::result_large_err)] // both values go back to the caller, by design
     fn continue_folder(self, folder: Self::Folder) -> Result<Self::Folder, (Self, Self::Folder)> {
         Err((self, folder))
+    }
+
+    /// Whether this consumer may become [`full`](Consumer::full) before it has seen every
+    /// item (a search, a short-circuiting `try_` reduction, `take_any`). An adapter that holds
+    /// items back until the end of its piece (`fold`'s accumulator) then hands them on in
+    /// portions, so that the search can stop as early as Rayon's does. Adapters forward it
+    /// to their base; the default is `false`. Internal to weft: not part of Rayon's API.
+    #[doc(hidden)]
+    fn may_stop_early(&self) -> bool {
+        false
     }
 }
 

@@ -14,6 +14,7 @@
 //! awaitable handles live in `handle.rs`.
 
 mod broadcast;
+mod deprecated;
 mod handle;
 mod isolate;
 mod job;
@@ -34,6 +35,8 @@ mod worker;
 mod tests;
 
 pub use broadcast::{broadcast, spawn_broadcast, BroadcastContext};
+#[allow(deprecated)]
+pub use deprecated::{initialize, Configuration};
 pub use handle::{spawn_handle, JoinHandle, ScopedJoinHandle};
 pub use isolate::isolate;
 pub(crate) use join::join_context_here;
@@ -70,6 +73,18 @@ pub fn current_num_threads() -> usize {
 /// ```
 pub fn current_thread_index() -> Option<usize> {
     WorkerThread::with_current(|worker| worker.map(WorkerThread::index))
+}
+
+/// Whether the current thread is a worker with tasks of its own still waiting to run (`None`
+/// outside any pool): a hint for code that decides whether to split more work.
+///
+/// ```
+/// assert_eq!(weft::current_thread_has_pending_tasks(), None);
+/// let pool = weft::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+/// assert_eq!(pool.install(weft::current_thread_has_pending_tasks), Some(false));
+/// ```
+pub fn current_thread_has_pending_tasks() -> Option<bool> {
+    WorkerThread::with_current(|worker| worker.map(WorkerThread::has_pending_tasks))
 }
 
 /// Runs `op` on a worker thread: right here if this thread is one, else on the global pool,

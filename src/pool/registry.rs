@@ -208,7 +208,7 @@ impl Registry {
             let thread = ThreadBuilder::new(
                 &registry,
                 index,
-                builder.thread_name_for(index)?,
+                builder.thread_name_for(index),
                 builder.get_stack_size(),
                 deque,
             );

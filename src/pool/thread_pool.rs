@@ -10,7 +10,6 @@ use super::registry::{self, Registry};
 use super::sleep::MAX_WORKERS;
 use super::thread_builder::{CustomSpawn, DefaultSpawn, ThreadBuilder, ThreadSpawn};
 use super::trace::{self, Trace, TraceConfig};
-use super::unwind;
 use super::{
     broadcast, handle, isolate, scope, spawn, BroadcastContext, JoinHandle, PoolStats, Scope,
     ScopeFifo, Yield,
@@ -272,8 +271,8 @@ impl<S> ThreadPoolBuilder<S> {
         self
     }
 
-    /// Names each worker thread: `closure(index)`. A panic in the closure makes
-    /// [`build`](Self::build) fail with an error.
+    /// Names each worker thread: `closure(index)`. A panic in the closure propagates out of
+    /// [`build`](Self::build), as in Rayon; the workers started before it exit.
     ///
     /// ```
     /// let pool = weft::ThreadPoolBuilder::new()
@@ -468,16 +467,10 @@ impl<S> ThreadPoolBuilder<S> {
         n.min(MAX_WORKERS)
     }
 
-    pub(crate) fn thread_name_for(
-        &mut self,
-        index: usize,
-    ) -> Result<Option<String>, ThreadPoolBuildError> {
-        match self.thread_name.as_mut() {
-            None => Ok(None),
-            Some(name) => unwind::halt_unwinding(|| name(index))
-                .map(Some)
-                .map_err(|_| ThreadPoolBuildError::new(ErrorKind::ThreadNamePanicked)),
-        }
+    /// Worker `index`'s name. A panic in the closure unwinds out of `build`, as in Rayon
+    /// (the registry's guard makes the workers started so far exit).
+    pub(crate) fn thread_name_for(&mut self, index: usize) -> Option<String> {
+        self.thread_name.as_mut().map(|name| name(index))
     }
 
     pub(crate) fn get_stack_size(&self) -> Option<usize> {
@@ -512,11 +505,9 @@ impl<S> ThreadPoolBuilder<S> {
 /// Why a pool could not be built.
 ///
 /// ```
-/// let err = weft::ThreadPoolBuilder::new()
-///     .thread_name(|_| panic!("no name for you"))
-///     .build()
-///     .unwrap_err();
-/// assert!(err.to_string().contains("thread_name"));
+/// weft::ThreadPoolBuilder::new().num_threads(1).build_global().unwrap();
+/// let err = weft::ThreadPoolBuilder::new().build_global().unwrap_err();
+/// assert_eq!(err.to_string(), "The global thread pool has already been initialized.");
 /// ```
 #[derive(Debug)]
 pub struct ThreadPoolBuildError {
@@ -526,7 +517,6 @@ pub struct ThreadPoolBuildError {
 #[derive(Debug)]
 enum ErrorKind {
     GlobalPoolAlreadyInitialized,
-    ThreadNamePanicked,
     SpawnPanicked,
     CurrentThreadAlreadyInPool,
     Io(std::io::Error),
@@ -553,17 +543,15 @@ impl ThreadPoolBuildError {
 impl fmt::Display for ThreadPoolBuildError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.kind {
+            // Rayon's texts, letter for letter: code (and Rayon's own tests) compare them.
             ErrorKind::GlobalPoolAlreadyInitialized => {
-                f.write_str("the global thread pool has already been initialized")
-            }
-            ErrorKind::ThreadNamePanicked => {
-                f.write_str("the thread_name closure panicked while naming a worker")
+                f.write_str("The global thread pool has already been initialized.")
             }
             ErrorKind::SpawnPanicked => {
                 f.write_str("spawning a worker thread panicked (is the stack size valid?)")
             }
             ErrorKind::CurrentThreadAlreadyInPool => {
-                f.write_str("use_current_thread: the current thread is already a worker of a pool")
+                f.write_str("The current thread is already part of another thread pool.")
             }
             ErrorKind::Io(err) => write!(f, "starting a worker thread failed: {err}"),
         }
@@ -610,14 +598,20 @@ impl Drop for ThreadPool {
 }
 
 impl ThreadPool {
-    /// Builds a pool from `builder` (prefer [`ThreadPoolBuilder::build`]).
+    /// Builds a pool from Rayon's deprecated [`Configuration`](crate::Configuration); use
+    /// [`ThreadPoolBuilder::build`] instead.
     ///
     /// ```
-    /// let pool = weft::ThreadPool::new(weft::ThreadPoolBuilder::new().num_threads(1)).unwrap();
+    /// #![allow(deprecated)]
+    /// let pool = weft::ThreadPool::new(weft::Configuration::new().num_threads(1)).unwrap();
     /// assert_eq!(pool.current_num_threads(), 1);
     /// ```
-    pub fn new(builder: ThreadPoolBuilder) -> Result<ThreadPool, ThreadPoolBuildError> {
-        builder.build()
+    #[deprecated(note = "Use `ThreadPoolBuilder::build`")]
+    #[allow(deprecated)]
+    pub fn new(
+        configuration: crate::Configuration,
+    ) -> Result<ThreadPool, Box<dyn std::error::Error>> {
+        configuration.build()
     }
 
     /// Runs `op` on a worker of this pool and returns its result; parallel operations inside

@@ -81,6 +81,7 @@ struct ChunksProducer<'data, T> {
 impl<'data, T: Sync> Producer for ChunksProducer<'data, T> {
     type Item = &'data [T];
     type IntoIter = std::slice::Chunks<'data, T>;
+    const INERT: bool = true;
 
     fn into_iter(self) -> Self::IntoIter {
         self.slice.chunks(self.size)
@@ -163,6 +164,7 @@ struct ChunksMutProducer<'data, T> {
 impl<'data, T: Send> Producer for ChunksMutProducer<'data, T> {
     type Item = &'data mut [T];
     type IntoIter = std::slice::ChunksMut<'data, T>;
+    const INERT: bool = true;
 
     fn into_iter(self) -> Self::IntoIter {
         self.slice.chunks_mut(self.size)

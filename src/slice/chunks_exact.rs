@@ -305,6 +305,7 @@ macro_rules! exact_chunks {
         impl<'data, T: $bound> Producer for $producer<'data, T> {
             type Item = $item;
             type IntoIter = std::slice::$iter<'data, T>;
+            const INERT: bool = true;
 
             fn into_iter(self) -> Self::IntoIter {
                 self.slice.$method(self.size)

@@ -71,6 +71,7 @@ struct RChunksProducer<'data, T> {
 impl<'data, T: Sync> Producer for RChunksProducer<'data, T> {
     type Item = &'data [T];
     type IntoIter = std::slice::RChunks<'data, T>;
+    const INERT: bool = true;
 
     fn into_iter(self) -> Self::IntoIter {
         self.slice.rchunks(self.size)
@@ -148,6 +149,7 @@ struct RChunksMutProducer<'data, T> {
 impl<'data, T: Send> Producer for RChunksMutProducer<'data, T> {
     type Item = &'data mut [T];
     type IntoIter = std::slice::RChunksMut<'data, T>;
+    const INERT: bool = true;
 
     fn into_iter(self) -> Self::IntoIter {
         self.slice.rchunks_mut(self.size)

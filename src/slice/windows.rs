@@ -83,6 +83,7 @@ struct WindowsProducer<'data, T> {
 impl<'data, T: Sync> Producer for WindowsProducer<'data, T> {
     type Item = &'data [T];
     type IntoIter = std::slice::Windows<'data, T>;
+    const INERT: bool = true;
 
     fn into_iter(self) -> Self::IntoIter {
         self.slice.windows(self.size)
@@ -192,6 +193,7 @@ impl<T, const N: usize> ExactSizeIterator for ArrayWindowsIter<'_, T, N> {}
 impl<'data, T: Sync, const N: usize> Producer for ArrayWindowsIter<'data, T, N> {
     type Item = &'data [T; N];
     type IntoIter = Self;
+    const INERT: bool = true;
 
     fn into_iter(self) -> Self {
         self

@@ -27,11 +27,16 @@ impl SplitAt for Items {
 }
 
 /// The owner's indices, and how many steals it was told of (by claims and by a
-/// `peek_steal` after each claim, as the driver looks between blocks).
+/// `peek_steal` after each claim, as the driver looks between blocks). No chunk is shorter
+/// than `min_len` (the models' ranges are not): a claim takes along the crumb steals leave.
 fn own(range: &StealRange, cursor: &mut OwnerCursor) -> (Vec<u32>, usize) {
     let mut taken = Vec::new();
     let mut reports = 0;
     while let Some(chunk) = range.take_chunk(cursor) {
+        assert!(
+            chunk.indices.len() >= cursor.limits.min_len as usize,
+            "{chunk:?}"
+        );
         taken.extend(chunk.indices);
         reports += usize::from(chunk.steal_observed);
         reports += usize::from(range.peek_steal(cursor));

@@ -244,14 +244,49 @@ fn a_peek_reports_each_steal_once_and_restarts_the_chunks_like_a_claim() {
 }
 
 #[test]
-fn min_and_max_len_bound_every_chunk_but_the_last() {
-    let (range, mut cursor) = StealRange::new(5..1005, ChunkLimits::new(10, 40));
-    let lens = lens(&drain(&range, &mut cursor));
-    assert_eq!(lens.iter().sum::<u32>(), 1000);
-    let (last, rest) = lens.split_last().unwrap();
-    assert!(rest.iter().all(|&len| (10..=40).contains(&len)), "{lens:?}");
-    assert!(*last <= 40);
-    assert!(lens.contains(&40), "the doubling reaches max_len: {lens:?}");
+fn min_and_max_len_bound_every_chunk() {
+    for n in [1000u32, 1001, 1009, 1011] {
+        let (range, mut cursor) = StealRange::new(5..5 + n, ChunkLimits::new(10, 40));
+        let lens = lens(&drain(&range, &mut cursor));
+        assert_eq!(lens.iter().sum::<u32>(), n);
+        assert!(lens.iter().all(|&len| (10..=40).contains(&len)), "{lens:?}");
+        assert!(lens.contains(&40), "the doubling reaches max_len: {lens:?}");
+    }
+}
+
+#[test]
+fn the_minimum_wins_over_a_smaller_maximum() {
+    // As in Rayon: no chunk under `min_len` (unless the range is), none over
+    // `2 * min_len - 1` when `max_len` is below that.
+    for (n, min, max) in [(1000u32, 30, 10), (1000, 30, 30), (999, 7, 1), (20, 30, 5)] {
+        let (range, mut cursor) = StealRange::new(0..n, ChunkLimits::new(min, max));
+        let lens = lens(&drain(&range, &mut cursor));
+        assert_eq!(lens.iter().sum::<u32>(), n);
+        let (lo, hi) = (min.min(n as usize) as u32, (2 * min - 1).max(max) as u32);
+        assert!(
+            lens.iter().all(|&len| (lo..=hi).contains(&len)),
+            "{n} {min} {max}: {lens:?}"
+        );
+    }
+}
+
+#[test]
+fn a_claim_takes_along_the_crumb_that_steals_left() {
+    // The owner sizes its claim (21) from what it saw (170 left), but thieves have left it
+    // 22: the claim would leave 1 < min_len, which no thief can take, so it takes it along.
+    let (range, mut cursor) = StealRange::new(0..200, ChunkLimits::new(10, 40));
+    let first: Vec<_> = (0..2)
+        .map(|_| range.take_chunk(&mut cursor).unwrap())
+        .collect();
+    assert_eq!(lens(&first), [10, 20]);
+    assert_eq!(range.steal_half(), Some(115..200));
+    assert_eq!(range.steal_half(), Some(73..115));
+    assert_eq!(range.steal_half(), Some(52..73));
+    let chunk = range.take_chunk(&mut cursor).unwrap();
+    assert_eq!(chunk.indices, 30..52);
+    assert!(chunk.steal_observed);
+    assert!(range.is_exhausted());
+    assert_eq!(range.take_chunk(&mut cursor), None);
 }
 
 #[test]

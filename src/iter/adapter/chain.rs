@@ -141,10 +141,12 @@ where
 {
     type Item = A::Item;
     type IntoIter = ChainIter<A::IntoIter, B::IntoIter>;
+    const INERT: bool = A::INERT && B::INERT;
 
     fn into_iter(self) -> Self::IntoIter {
         ChainIter {
-            inner: self.a.into_iter().chain(self.b.into_iter()),
+            a: Some(self.a.into_iter()),
+            b: Some(self.b.into_iter()),
         }
     }
 
@@ -205,9 +207,13 @@ where
     }
 }
 
-/// `std::iter::Chain` with the exact length both halves know.
+/// `std::iter::Chain` with the exact length both halves know, which also lets `nth` jump:
+/// std's `Chain` skips through its first half with `advance_by`, which iterators outside std
+/// (weft's ranges) can only implement one item at a time. A half is dropped (`None`) once
+/// exhausted, as in std.
 struct ChainIter<A, B> {
-    inner: std::iter::Chain<A, B>,
+    a: Option<A>,
+    b: Option<B>,
 }
 
 impl<A, B> Iterator for ChainIter<A, B>
@@ -218,15 +224,46 @@ where
     type Item = A::Item;
 
     fn next(&mut self) -> Option<A::Item> {
-        self.inner.next()
+        if let Some(a) = &mut self.a {
+            match a.next() {
+                None => self.a = None,
+                item => return item,
+            }
+        }
+        self.b.as_mut()?.next()
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
-        self.inner.size_hint()
+        let len = self.a.as_ref().map_or(0, A::len) + self.b.as_ref().map_or(0, B::len);
+        (len, Some(len))
     }
 
-    fn fold<Acc, G: FnMut(Acc, A::Item) -> Acc>(self, init: Acc, g: G) -> Acc {
-        self.inner.fold(init, g)
+    /// Each half's own `nth`: O(1) on ranges and slices. Skipped items of `a` are still
+    /// produced by `a.nth` when `a` has side effects (a `map`), as they would be one by one.
+    fn nth(&mut self, mut n: usize) -> Option<A::Item> {
+        if let Some(a) = &mut self.a {
+            let len = a.len();
+            if n < len {
+                return a.nth(n);
+            }
+            if len > 0 {
+                a.nth(len - 1);
+            }
+            n -= len;
+            self.a = None;
+        }
+        self.b.as_mut()?.nth(n)
+    }
+
+    fn fold<Acc, G: FnMut(Acc, A::Item) -> Acc>(self, init: Acc, mut g: G) -> Acc {
+        let acc = match self.a {
+            Some(a) => a.fold(init, &mut g),
+            None => init,
+        };
+        match self.b {
+            Some(b) => b.fold(acc, g),
+            None => acc,
+        }
     }
 }
 
@@ -236,11 +273,40 @@ where
     B: DoubleEndedIterator + ExactSizeIterator<Item = A::Item>,
 {
     fn next_back(&mut self) -> Option<A::Item> {
-        self.inner.next_back()
+        if let Some(b) = &mut self.b {
+            match b.next_back() {
+                None => self.b = None,
+                item => return item,
+            }
+        }
+        self.a.as_mut()?.next_back()
     }
 
-    fn rfold<Acc, G: FnMut(Acc, A::Item) -> Acc>(self, init: Acc, g: G) -> Acc {
-        self.inner.rfold(init, g)
+    /// As `nth`, from the back.
+    fn nth_back(&mut self, mut n: usize) -> Option<A::Item> {
+        if let Some(b) = &mut self.b {
+            let len = b.len();
+            if n < len {
+                return b.nth_back(n);
+            }
+            if len > 0 {
+                b.nth_back(len - 1);
+            }
+            n -= len;
+            self.b = None;
+        }
+        self.a.as_mut()?.nth_back(n)
+    }
+
+    fn rfold<Acc, G: FnMut(Acc, A::Item) -> Acc>(self, init: Acc, mut g: G) -> Acc {
+        let acc = match self.b {
+            Some(b) => b.rfold(init, &mut g),
+            None => init,
+        };
+        match self.a {
+            Some(a) => a.rfold(acc, g),
+            None => acc,
+        }
     }
 }
 

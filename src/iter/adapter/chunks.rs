@@ -59,6 +59,10 @@ pub(crate) trait PerChunk<T>: Clone + Send {
     /// The item made from one chunk.
     type Output;
 
+    /// Whether making an item runs no user code, so that a skipped chunk need not be made
+    /// (see `Producer::INERT`).
+    const INERT: bool;
+
     /// The item for the chunk `items` (`len` items).
     fn per_chunk<It: Iterator<Item = T>>(&self, items: It, len: usize) -> Self::Output;
 }
@@ -69,6 +73,7 @@ struct CollectChunk;
 
 impl<T> PerChunk<T> for CollectChunk {
     type Output = Vec<T>;
+    const INERT: bool = true;
 
     /// `extend`ed into a vector reserved up front. From a `TrustedLen` iterator (std's
     /// `Copied` of a slice's, which `copied()` passes on) that is one copy of the block;
@@ -139,6 +144,7 @@ struct ChunksProducer<P, K> {
 impl<P: Producer, K: PerChunk<P::Item>> Producer for ChunksProducer<P, K> {
     type Item = K::Output;
     type IntoIter = ChunkSeq<P, K>;
+    const INERT: bool = P::INERT && K::INERT;
 
     fn into_iter(self) -> ChunkSeq<P, K> {
         let base = (self.base_len > 0).then_some(self.base);
@@ -201,6 +207,27 @@ impl<P: Producer, K: PerChunk<P::Item>> Iterator for ChunkSeq<P, K> {
         let len = self.base_len.div_ceil(self.size);
         (len, Some(len))
     }
+
+    /// Over inert items (see `Producer::INERT`), `n` chunks are cut off and dropped in one
+    /// `split_at`: `step_by` over chunks of a range costs the chunks it keeps. Otherwise
+    /// every skipped chunk is made, as Rayon makes it.
+    fn nth(&mut self, n: usize) -> Option<Self::Item> {
+        if !<ChunksProducer<P, K> as Producer>::INERT {
+            for _ in 0..n {
+                self.next()?;
+            }
+            return self.next();
+        }
+        let skip = n.saturating_mul(self.size);
+        if skip >= self.base_len {
+            (self.base, self.base_len) = (None, 0);
+            return None;
+        }
+        let base = self.base.take()?;
+        let (_, rest) = base.split_at(skip);
+        (self.base, self.base_len) = (Some(rest), self.base_len - skip);
+        self.next()
+    }
 }
 
 impl<P: Producer, K: PerChunk<P::Item>> DoubleEndedIterator for ChunkSeq<P, K> {
@@ -216,6 +243,23 @@ impl<P: Producer, K: PerChunk<P::Item>> DoubleEndedIterator for ChunkSeq<P, K> {
             self.base = Some(rest);
         }
         Some(self.per_chunk.per_chunk(chunk.into_iter(), last_len))
+    }
+
+    /// As [`nth`](Iterator::nth), from the back.
+    fn nth_back(&mut self, n: usize) -> Option<Self::Item> {
+        let len = self.len();
+        if !<ChunksProducer<P, K> as Producer>::INERT || n >= len {
+            for _ in 0..n {
+                self.next_back()?;
+            }
+            return self.next_back();
+        }
+        // Keep the first `len - n` chunks: all of them full but the last.
+        let keep = Ord::min((len - n) * self.size, self.base_len);
+        let base = self.base.take()?;
+        let (kept, _) = base.split_at(keep);
+        (self.base, self.base_len) = (Some(kept), keep);
+        self.next_back()
     }
 }
 

@@ -216,6 +216,7 @@ where
 {
     type Item = T;
     type IntoIter = K::Iter<P::IntoIter>;
+    const INERT: bool = P::INERT;
 
     fn into_iter(self) -> Self::IntoIter {
         K::own(self.base.into_iter())

@@ -77,6 +77,7 @@ struct EnumerateProducer<P> {
 impl<P: Producer> Producer for EnumerateProducer<P> {
     type Item = (usize, P::Item);
     type IntoIter = std::iter::Zip<Range<usize>, P::IntoIter>;
+    const INERT: bool = P::INERT;
 
     fn into_iter(self) -> Self::IntoIter {
         let base = self.base.into_iter();

@@ -148,6 +148,10 @@ where
         self.base.full()
     }
 
+    fn may_stop_early(&self) -> bool {
+        self.base.may_stop_early()
+    }
+
     fn continue_folder(self, folder: Self::Folder) -> Result<Self::Folder, (Self, Self::Folder)> {
         let op = self.op;
         super::continue_base_folder(

@@ -131,6 +131,10 @@ where
     fn full(&self) -> bool {
         self.base.full()
     }
+
+    fn may_stop_early(&self) -> bool {
+        self.base.may_stop_early()
+    }
 }
 
 impl<T, C, F, PI> UnindexedConsumer<T> for FlatMapConsumer<'_, C, F>

@@ -137,6 +137,10 @@ where
         self.base.full()
     }
 
+    fn may_stop_early(&self) -> bool {
+        self.base.may_stop_early()
+    }
+
     fn continue_folder(self, folder: Self::Folder) -> Result<Self::Folder, (Self, Self::Folder)> {
         let map_op = self.map_op;
         super::continue_base_folder(

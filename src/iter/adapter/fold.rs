@@ -148,23 +148,33 @@ where
     S: StateSource,
     F: Fn(S::State, T) -> S::State + Sync,
 {
-    type Folder = FoldFolder<'f, C, S::State, F>;
+    type Folder = FoldFolder<'f, C, S, F>;
     type Reducer = C::Reducer;
     type Result = C::Result;
 
     super::splits_through_base!();
 
     fn into_folder(self) -> Self::Folder {
+        let early = self.base.may_stop_early().then(|| Early {
+            source: self.source.split(),
+            batch: 1,
+            taken: 0,
+        });
         let acc = self.source.into_state();
         FoldFolder {
-            base: self.base,
+            sink: Sink::Consumer(self.base),
             acc,
             op: self.op,
+            early,
         }
     }
 
     fn full(&self) -> bool {
         self.base.full()
+    }
+
+    fn may_stop_early(&self) -> bool {
+        self.base.may_stop_early()
     }
 
     /// The accumulator goes on over this piece's items too. The fold then yields one item
@@ -196,27 +206,86 @@ where
     }
 }
 
-struct FoldFolder<'f, C, U, F> {
-    base: C,
-    acc: U,
+/// Folds a piece's items into `acc`, which goes downstream when the piece completes. If the
+/// downstream consumer may stop early (`Consumer::may_stop_early`: `fold(..).find_any(..)`),
+/// the folder hands its accumulator on after 1 item, then after 2 more, 4, ..., each time
+/// starting a fresh one, and stops as soon as the downstream folder is full: a search over
+/// the accumulators then ends after at most about twice the items it needed, where waiting
+/// for the piece's end would fold all of them (Rayon stops at the end of a leaf piece).
+struct FoldFolder<'f, C: Consumer<S::State>, S: StateSource, F> {
+    sink: Sink<C, C::Folder>,
+    acc: S::State,
     op: &'f F,
+    early: Option<Early<S>>,
 }
 
-impl<T, C, U, F> Folder<T> for FoldFolder<'_, C, U, F>
+/// Where the accumulator goes: the downstream consumer, or its folder once an accumulator
+/// has been handed on early.
+enum Sink<C, G> {
+    Consumer(C),
+    Folder(G),
+}
+
+/// The early hand-on: where fresh accumulators come from, how many items the current one
+/// takes before it goes on (doubling), and how many it has taken.
+struct Early<S> {
+    source: S,
+    batch: usize,
+    taken: usize,
+}
+
+impl<'f, C, S, F> FoldFolder<'f, C, S, F>
 where
-    C: Consumer<U>,
-    F: Fn(U, T) -> U,
+    C: Consumer<S::State>,
+    S: StateSource,
+{
+    /// Early mode, a batch is complete: hands the accumulator on and starts a fresh one.
+    fn hand_on(self, early: Early<S>) -> Self {
+        let folder = match self.sink {
+            Sink::Consumer(consumer) => consumer.into_folder(),
+            Sink::Folder(folder) => folder,
+        };
+        let folder = folder.consume(self.acc);
+        FoldFolder {
+            sink: Sink::Folder(folder),
+            acc: early.source.split().into_state(),
+            op: self.op,
+            early: Some(Early {
+                batch: early.batch.saturating_mul(2),
+                taken: 0,
+                ..early
+            }),
+        }
+    }
+}
+
+impl<T, C, S, F> Folder<T> for FoldFolder<'_, C, S, F>
+where
+    C: Consumer<S::State>,
+    S: StateSource,
+    F: Fn(S::State, T) -> S::State,
 {
     type Result = C::Result;
 
-    fn consume(self, item: T) -> Self {
-        let acc = (self.op)(self.acc, item);
-        FoldFolder { acc, ..self }
+    fn consume(mut self, item: T) -> Self {
+        self.acc = (self.op)(self.acc, item);
+        match self.early.take() {
+            None => self,
+            Some(mut early) => {
+                early.taken += 1;
+                if early.taken < early.batch {
+                    self.early = Some(early);
+                    self
+                } else {
+                    self.hand_on(early)
+                }
+            }
+        }
     }
 
     #[allow(clippy::redundant_closure)] // a direct call, not `&F`'s shim: see `MapIter`
     #[inline(always)] // into the leaf: see `ReduceWithFolder::consume_iter`
-    fn consume_iter<I: IntoIterator<Item = T>>(self, iter: I) -> Self {
+    fn consume_iter<I: IntoIterator<Item = T>>(mut self, iter: I) -> Self {
         // A direct call, not `&F`'s `FnMut` shim (see `MapIter`): with the shim, collecting
         // chars into a `String` called it per char, out of line. `try_fold` (`fold_items`),
         // neither `fold` nor a `for` loop: `fold` vectorized a `u64` max over a slice into
@@ -224,17 +293,50 @@ where
         // `next` (`flat_map_iter(..).fold(..)`: 8.0M instead of 3.6M instructions, breadth
         // kernel `flat_map_iter_fold`), where `try_fold` loops inside them.
         let op = self.op;
-        let acc = crate::iter::consumer::fold_items(iter.into_iter(), self.acc, |acc, item| {
-            op(acc, item)
-        });
-        FoldFolder { acc, ..self }
+        let Some(mut early) = self.early.take() else {
+            self.acc =
+                crate::iter::consumer::fold_items(iter.into_iter(), self.acc, |acc, item| {
+                    op(acc, item)
+                });
+            return self;
+        };
+        let mut iter = iter.into_iter();
+        loop {
+            let want = early.batch - early.taken;
+            let mut got = 0;
+            self.acc = iter.by_ref().take(want).fold(self.acc, |acc, item| {
+                got += 1;
+                op(acc, item)
+            });
+            early.taken += got;
+            if got < want {
+                self.early = Some(early);
+                return self;
+            }
+            self = self.hand_on(early);
+            early = self.early.take().expect("hand_on keeps the early mode");
+            if self.full() {
+                self.early = Some(early);
+                return self;
+            }
+        }
     }
 
     fn complete(self) -> C::Result {
-        self.base.into_folder().consume(self.acc).complete()
+        match self.sink {
+            Sink::Consumer(consumer) => consumer.into_folder().consume(self.acc).complete(),
+            // A fresh accumulator that took no item stands for nothing: dropped.
+            Sink::Folder(folder) if self.early.is_some_and(|early| early.taken == 0) => {
+                folder.complete()
+            }
+            Sink::Folder(folder) => folder.consume(self.acc).complete(),
+        }
     }
 
     fn full(&self) -> bool {
-        self.base.full()
+        match &self.sink {
+            Sink::Consumer(consumer) => consumer.full(),
+            Sink::Folder(folder) => folder.full(),
+        }
     }
 }

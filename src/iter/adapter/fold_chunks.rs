@@ -192,6 +192,7 @@ where
     F: Fn(U, T) -> U + Sync,
 {
     type Output = U;
+    const INERT: bool = false;
 
     #[allow(clippy::redundant_closure)] // a direct call, not `&F`'s shim: see `MapIter`
     fn per_chunk<It: Iterator<Item = T>>(&self, items: It, _len: usize) -> U {
@@ -222,6 +223,7 @@ where
     F: Fn(U, T) -> U + Sync,
 {
     type Output = U;
+    const INERT: bool = false;
 
     #[allow(clippy::redundant_closure)] // a direct call, not `&F`'s shim: see `MapIter`
     fn per_chunk<It: Iterator<Item = T>>(&self, items: It, _len: usize) -> U {

@@ -146,6 +146,7 @@ where
 {
     type Item = A::Item;
     type IntoIter = InterleaveIter<A::IntoIter, B::IntoIter>;
+    const INERT: bool = A::INERT && B::INERT;
 
     fn into_iter(self) -> Self::IntoIter {
         InterleaveIter {

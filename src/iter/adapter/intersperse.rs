@@ -195,6 +195,7 @@ where
 {
     type Item = T;
     type IntoIter = IntersperseIter<P::IntoIter, T>;
+    const INERT: bool = P::INERT;
 
     fn into_iter(self) -> Self::IntoIter {
         let (shape, back) = (self.shape, self.shape.len());
@@ -357,6 +358,10 @@ where
 
     fn full(&self) -> bool {
         self.base.full()
+    }
+
+    fn may_stop_early(&self) -> bool {
+        self.base.may_stop_early()
     }
 }
 

@@ -239,6 +239,10 @@ where
         self.base.full()
     }
 
+    fn may_stop_early(&self) -> bool {
+        self.base.may_stop_early()
+    }
+
     /// The folder keeps its state: `init` (or the clone) is not made again for the chunk.
     fn continue_folder(self, folder: Self::Folder) -> Result<Self::Folder, (Self, Self::Folder)> {
         let (source, StateFolder { base, state, op }) = (self.source, folder);

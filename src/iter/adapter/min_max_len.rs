@@ -87,6 +87,7 @@ struct MinMaxProducer<P> {
 impl<P: Producer> Producer for MinMaxProducer<P> {
     type Item = P::Item;
     type IntoIter = P::IntoIter;
+    const INERT: bool = P::INERT;
 
     fn into_iter(self) -> P::IntoIter {
         self.base.into_iter()

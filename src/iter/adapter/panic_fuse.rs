@@ -93,6 +93,7 @@ struct FuseProducer<'p, P> {
 impl<'p, P: Producer> Producer for FuseProducer<'p, P> {
     type Item = P::Item;
     type IntoIter = FuseIter<'p, P::IntoIter>;
+    const INERT: bool = P::INERT;
 
     fn into_iter(self) -> Self::IntoIter {
         FuseIter {
@@ -179,6 +180,10 @@ impl<'p, T, C: Consumer<T>> Consumer<T> for FuseConsumer<'p, C> {
 
     fn full(&self) -> bool {
         self.fused() || self.base.full()
+    }
+
+    fn may_stop_early(&self) -> bool {
+        self.base.may_stop_early()
     }
 }
 

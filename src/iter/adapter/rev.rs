@@ -75,6 +75,7 @@ struct RevProducer<P> {
 impl<P: Producer> Producer for RevProducer<P> {
     type Item = P::Item;
     type IntoIter = std::iter::Rev<P::IntoIter>;
+    const INERT: bool = P::INERT;
 
     fn into_iter(self) -> Self::IntoIter {
         self.base.into_iter().rev()

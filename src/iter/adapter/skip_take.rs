@@ -1,6 +1,10 @@
 //! `skip` and `take`: the producer is split once at `n` and one side is dropped (for an
-//! owning producer that drops the skipped items).
+//! owning producer that drops the skipped items). As in Rayon, `skip` still runs the items
+//! it skips through the adapters before it (a `map` sees every item), beside the rest; over
+//! inert items (`Producer::INERT`: a range, a slice) it drops them at once, so that it costs
+//! nothing.
 
+use crate::drive::run_skipped_beside;
 use crate::iter::plumbing::*;
 use crate::iter::{IndexedParallelIterator, ParallelIterator};
 
@@ -123,9 +127,12 @@ impl<T, CB: ProducerCallback<T>> ProducerCallback<T> for SplitOnceCallback<CB> {
         if self.keep_left {
             drop(right);
             self.callback.callback(left)
-        } else {
+        } else if P::INERT || self.n == 0 {
             drop(left);
             self.callback.callback(right)
+        } else {
+            let callback = self.callback;
+            run_skipped_beside(self.n, left, move || callback.callback(right))
         }
     }
 }

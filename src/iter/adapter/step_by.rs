@@ -84,6 +84,7 @@ struct StepByProducer<P> {
 impl<P: Producer> Producer for StepByProducer<P> {
     type Item = P::Item;
     type IntoIter = std::iter::StepBy<P::IntoIter>;
+    const INERT: bool = P::INERT;
 
     fn into_iter(self) -> Self::IntoIter {
         self.base.into_iter().step_by(self.step)

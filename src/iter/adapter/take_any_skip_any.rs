@@ -137,6 +137,10 @@ impl<'r, T, C: Consumer<T>> Consumer<T> for PlacesConsumer<'r, C> {
         self.places.closed() || self.base.full()
     }
 
+    fn may_stop_early(&self) -> bool {
+        true
+    }
+
     fn continue_folder(self, folder: Self::Folder) -> Result<Self::Folder, (Self, Self::Folder)> {
         let places = self.places;
         super::continue_base_folder(

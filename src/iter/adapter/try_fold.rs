@@ -196,6 +196,10 @@ where
     fn full(&self) -> bool {
         self.base.full()
     }
+
+    fn may_stop_early(&self) -> bool {
+        self.base.may_stop_early()
+    }
 }
 
 impl<T, R, C, S, F> UnindexedConsumer<T> for TryFoldConsumer<'_, C, S, F>

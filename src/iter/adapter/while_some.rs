@@ -88,6 +88,10 @@ impl<'s, T, C: Consumer<T>> Consumer<Option<T>> for WhileSomeConsumer<'s, C> {
     fn full(&self) -> bool {
         stopped(self.stop) || self.base.full()
     }
+
+    fn may_stop_early(&self) -> bool {
+        true
+    }
 }
 
 impl<T, C: UnindexedConsumer<T>> UnindexedConsumer<Option<T>> for WhileSomeConsumer<'_, C> {

@@ -109,6 +109,7 @@ struct ZipProducer<A, B> {
 impl<A: Producer, B: Producer> Producer for ZipProducer<A, B> {
     type Item = (A::Item, B::Item);
     type IntoIter = std::iter::Zip<A::IntoIter, B::IntoIter>;
+    const INERT: bool = A::INERT && B::INERT;
 
     fn into_iter(self) -> Self::IntoIter {
         self.a.into_iter().zip(self.b.into_iter())

@@ -57,6 +57,10 @@ impl<'f, R: Send> Consumer<Option<R>> for FindAny<'f> {
     fn full(&self) -> bool {
         self.found()
     }
+
+    fn may_stop_early(&self) -> bool {
+        true
+    }
 }
 
 impl<R: Send> UnindexedConsumer<Option<R>> for FindAny<'_> {
@@ -241,6 +245,10 @@ impl<'b, R: Send> Consumer<Option<R>> for FindInOrder<'b> {
 
     fn full(&self) -> bool {
         self.is_beaten()
+    }
+
+    fn may_stop_early(&self) -> bool {
+        true
     }
 }
 

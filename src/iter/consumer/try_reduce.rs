@@ -120,6 +120,10 @@ where
     fn full(&self) -> bool {
         self.stopped()
     }
+
+    fn may_stop_early(&self) -> bool {
+        true
+    }
 }
 
 impl<R, T, S, OP> UnindexedConsumer<R> for TryReduce<'_, S, OP>

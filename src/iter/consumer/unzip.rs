@@ -305,6 +305,10 @@ where
         // Either side may still want items while the other does not.
         self.left.full() && self.right.full()
     }
+
+    fn may_stop_early(&self) -> bool {
+        self.left.may_stop_early() && self.right.may_stop_early()
+    }
 }
 
 impl<T, OP, CA, CB> UnindexedConsumer<T> for UnzipConsumer<'_, OP, CA, CB>

@@ -114,6 +114,7 @@ pub(crate) struct OptionProducer<T> {
 impl<T: Send> Producer for OptionProducer<T> {
     type Item = T;
     type IntoIter = std::option::IntoIter<T>;
+    const INERT: bool = true;
 
     fn into_iter(self) -> Self::IntoIter {
         self.opt.into_iter()

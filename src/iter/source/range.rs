@@ -23,6 +23,14 @@ pub trait RangeInteger: Copy + Ord + Send + Sync + 'static + sealed::Sealed {
     /// `self + 1`, or `None` at the type's maximum.
     #[doc(hidden)]
     fn successor(self) -> Option<Self>;
+    /// The sequential iterator a piece of a range becomes: std's `Range` itself where it is
+    /// exact-size (the indexed types; std's `Zip` and `Enumerate` then jump over items with
+    /// `nth` as they do for Rayon's ranges), [`RangeIter`] for the others.
+    #[doc(hidden)]
+    type Seq: Iterator<Item = Self> + DoubleEndedIterator + ExactSizeIterator + Send;
+    /// `range` as a [`Seq`](RangeInteger::Seq).
+    #[doc(hidden)]
+    fn seq(range: Range<Self>) -> Self::Seq;
 }
 
 /// Integer types whose ranges are [`IndexedParallelIterator`]s, as in Rayon.
@@ -37,9 +45,13 @@ mod sealed {
 }
 
 macro_rules! range_integer {
-    ($($t:ty => $unsigned:ty, $($marker:ident)*;)*) => {$(
+    ($($t:ty => $unsigned:ty, $seq:ty, $($marker:ident)*;)*) => {$(
         impl sealed::Sealed for $t {}
         impl RangeInteger for $t {
+            type Seq = $seq;
+            fn seq(range: Range<Self>) -> $seq {
+                range.into()
+            }
             fn span(start: Self, end: Self) -> u128 {
                 if end > start { end.wrapping_sub(start) as $unsigned as u128 } else { 0 }
             }
@@ -55,11 +67,14 @@ macro_rules! range_integer {
 }
 
 range_integer! {
-    u8 => u8, IndexedRangeInteger IndexedInclusiveInteger; u16 => u16, IndexedRangeInteger IndexedInclusiveInteger;
-    u32 => u32, IndexedRangeInteger; usize => usize, IndexedRangeInteger;
-    i8 => u8, IndexedRangeInteger IndexedInclusiveInteger; i16 => u16, IndexedRangeInteger IndexedInclusiveInteger;
-    i32 => u32, IndexedRangeInteger; isize => usize, IndexedRangeInteger;
-    u64 => u64,; i64 => u64,; u128 => u128,; i128 => u128,;
+    u8 => u8, Range<u8>, IndexedRangeInteger IndexedInclusiveInteger;
+    u16 => u16, Range<u16>, IndexedRangeInteger IndexedInclusiveInteger;
+    u32 => u32, Range<u32>, IndexedRangeInteger; usize => usize, Range<usize>, IndexedRangeInteger;
+    i8 => u8, Range<i8>, IndexedRangeInteger IndexedInclusiveInteger;
+    i16 => u16, Range<i16>, IndexedRangeInteger IndexedInclusiveInteger;
+    i32 => u32, Range<i32>, IndexedRangeInteger; isize => usize, Range<isize>, IndexedRangeInteger;
+    u64 => u64, RangeIter<u64>,; i64 => u64, RangeIter<i64>,;
+    u128 => u128, RangeIter<u128>,; i128 => u128, RangeIter<i128>,;
 }
 
 /// A parallel iterator over a `Range` (see [`IntoParallelIterator`] for `Range<T>`).
@@ -146,10 +161,11 @@ where
     Range<T>: DoubleEndedIterator<Item = T>,
 {
     type Item = T;
-    type IntoIter = RangeIter<T>;
+    type IntoIter = T::Seq;
+    const INERT: bool = true;
 
-    fn into_iter(self) -> RangeIter<T> {
-        RangeIter { range: self.range }
+    fn into_iter(self) -> T::Seq {
+        T::seq(self.range)
     }
 
     fn duplicate(&self) -> Option<Self> {
@@ -201,11 +217,19 @@ where
     }
 }
 
-/// `Range<T>` made exact-size for every `T` (its length fits `usize` wherever it is used as
-/// a producer's iterator); `fold` delegates to the range's own loop.
+/// `Range<T>` made exact-size for the `T` whose std ranges are not (`u64`, `i64`, `u128`,
+/// `i128`: their length fits `usize` wherever one is used as a producer's iterator); `fold`
+/// delegates to the range's own loop.
+#[doc(hidden)]
 #[derive(Debug)]
-pub(crate) struct RangeIter<T> {
+pub struct RangeIter<T> {
     range: Range<T>,
+}
+
+impl<T> From<Range<T>> for RangeIter<T> {
+    fn from(range: Range<T>) -> Self {
+        RangeIter { range }
+    }
 }
 
 impl<T: RangeInteger> Iterator for RangeIter<T>
@@ -224,6 +248,12 @@ where
         (len, Some(len))
     }
 
+    /// O(1), as `Range`'s own: `step_by` and the sequential `skip` jump over the items.
+    #[inline]
+    fn nth(&mut self, n: usize) -> Option<T> {
+        self.range.nth(n)
+    }
+
     #[inline]
     fn fold<B, F: FnMut(B, T) -> B>(self, init: B, f: F) -> B {
         self.range.fold(init, f)
@@ -237,6 +267,12 @@ where
     #[inline]
     fn next_back(&mut self) -> Option<T> {
         self.range.next_back()
+    }
+
+    /// O(1), as `Range`'s own.
+    #[inline]
+    fn nth_back(&mut self, n: usize) -> Option<T> {
+        self.range.nth_back(n)
     }
 
     #[inline]

@@ -143,20 +143,25 @@ impl<T: Clone + Send> IndexedParallelIterator for RepeatN<T> {
 
     fn with_producer<CB: ProducerCallback<T>>(self, callback: CB) -> CB::Output {
         callback.callback(RepeatNProducer {
-            element: self.element,
+            element: (self.count > 0).then_some(self.element),
             count: self.count,
         })
     }
 }
 
+/// `count` clones of `element`, which is `None` exactly when `count` is 0. Each piece's
+/// last item is the element itself, so the items of `count` pieces cost `count - 1` clones
+/// in all (one per split, one per item but the last of each piece), none for an empty
+/// piece and none for an item that is skipped (`step_by`).
 struct RepeatNProducer<T> {
-    element: T,
+    element: Option<T>,
     count: usize,
 }
 
 impl<T: Clone + Send> Producer for RepeatNProducer<T> {
     type Item = T;
     type IntoIter = RepeatNIter<T>;
+    const INERT: bool = true;
 
     fn into_iter(self) -> RepeatNIter<T> {
         RepeatNIter {
@@ -166,23 +171,29 @@ impl<T: Clone + Send> Producer for RepeatNProducer<T> {
     }
 
     fn split_at(self, index: usize) -> (Self, Self) {
-        let left = RepeatNProducer {
-            element: self.element.clone(),
-            count: index,
+        let (left, right) = (index, self.count - index);
+        let (left_element, right_element) = match self.element {
+            Some(element) if left > 0 && right > 0 => (Some(element.clone()), Some(element)),
+            element if left > 0 => (element, None),
+            element => (None, element),
         };
         (
-            left,
             RepeatNProducer {
-                element: self.element,
-                count: self.count - index,
+                element: left_element,
+                count: left,
+            },
+            RepeatNProducer {
+                element: right_element,
+                count: right,
             },
         )
     }
 }
 
-/// `count` clones, from either end.
+/// `count` copies of `element` (`None` once `count` is 0), from either end: clones, and the
+/// element itself last.
 struct RepeatNIter<T> {
-    element: T,
+    element: Option<T>,
     count: usize,
 }
 
@@ -190,8 +201,21 @@ impl<T: Clone> Iterator for RepeatNIter<T> {
     type Item = T;
 
     fn next(&mut self) -> Option<T> {
-        self.count = self.count.checked_sub(1)?;
-        Some(self.element.clone())
+        self.nth(0)
+    }
+
+    /// Skips `n` items without cloning for them.
+    fn nth(&mut self, n: usize) -> Option<T> {
+        if n >= self.count {
+            (self.element, self.count) = (None, 0);
+            return None;
+        }
+        self.count -= n + 1;
+        if self.count == 0 {
+            self.element.take()
+        } else {
+            self.element.clone()
+        }
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
@@ -201,7 +225,11 @@ impl<T: Clone> Iterator for RepeatNIter<T> {
 
 impl<T: Clone> DoubleEndedIterator for RepeatNIter<T> {
     fn next_back(&mut self) -> Option<T> {
-        self.next()
+        self.nth(0)
+    }
+
+    fn nth_back(&mut self, n: usize) -> Option<T> {
+        self.nth(n)
     }
 }
 

@@ -188,6 +188,7 @@ pub(crate) struct SliceProducer<'data, T> {
 impl<'data, T: Sync + 'data> Producer for SliceProducer<'data, T> {
     type Item = &'data T;
     type IntoIter = std::slice::Iter<'data, T>;
+    const INERT: bool = true;
 
     fn into_iter(self) -> Self::IntoIter {
         self.slice.iter()
@@ -214,6 +215,7 @@ struct SliceMutProducer<'data, T> {
 impl<'data, T: Send + 'data> Producer for SliceMutProducer<'data, T> {
     type Item = &'data mut T;
     type IntoIter = std::slice::IterMut<'data, T>;
+    const INERT: bool = true;
 
     fn into_iter(self) -> Self::IntoIter {
         self.slice.iter_mut()

@@ -184,6 +184,7 @@ impl<'data, T> DrainProducer<'data, T> {
 impl<'data, T: Send> Producer for DrainProducer<'data, T> {
     type Item = T;
     type IntoIter = DrainIter<'data, T>;
+    const INERT: bool = true;
 
     fn into_iter(mut self) -> DrainIter<'data, T> {
         let items = mem::take(&mut self.items);

@@ -3,6 +3,7 @@
 use std::collections::LinkedList;
 
 use super::quicksort::par_sort_unstable_by;
+use super::std_sorts;
 use crate::pool;
 
 /// Below this length (or on one thread) std's `sort_by_cached_key` does the whole job.
@@ -23,7 +24,7 @@ where
 {
     let threads = pool::current_num_threads();
     if threads <= 1 || v.len() < PAR_MIN_LEN {
-        v.sort_by_cached_key(key_of);
+        std_sorts::sort_by_cached_key(v, key_of);
         return;
     }
     let chunk_len = (v.len() / (threads * 4)).max(MIN_KEY_CHUNK_LEN);

@@ -19,6 +19,7 @@ use std::cmp::Ordering;
 use std::mem::MaybeUninit;
 
 use super::guard::{self, PanicSlot};
+use super::std_sorts;
 use crate::pool;
 
 /// Below this length (or on one thread) std's `sort_by` runs on the whole slice.
@@ -36,7 +37,7 @@ where
 {
     let threads = pool::current_num_threads();
     if threads <= 1 || v.len() < PAR_MIN_LEN || std::mem::size_of::<T>() == 0 {
-        v.sort_by(compare);
+        std_sorts::sort_by(v, compare);
         return;
     }
     let mut buffer: Vec<T> = Vec::new();
@@ -97,7 +98,8 @@ impl<F, L> MergeSort<'_, F, L> {
                 // SAFETY: `slots` holds live values (this function's precondition).
                 let values = unsafe { guard::assume_live(slots) };
                 // std's sort leaves a permutation if `compare` panics.
-                self.panics.catch(|| values.sort_by(self.compare));
+                self.panics
+                    .catch(|| std_sorts::sort_by(values, self.compare));
             }
             if into_scratch {
                 guard::move_run(slots, scratch);

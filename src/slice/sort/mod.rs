@@ -16,6 +16,10 @@
 //! and the slice is left holding a permutation of its input: no element is lost,
 //! duplicated, leaked or dropped twice (the order is unspecified).
 //!
+//! **Comparators that are not total orders** leave a permutation in an unspecified order and
+//! do not panic, as Rayon documents: std's sorts, which may panic on them since Rust 1.81,
+//! are called through `std_sorts.rs`, which drops that one panic.
+//!
 //! The cached-key sort and the quicksort's block exchanges move elements only by swapping
 //! and are safe code. The quicksort's cyclic partition and the merge sort's buffer need
 //! `unsafe`: all of it is in `guard.rs`, and the merge sort's four call sites in
@@ -26,6 +30,7 @@ mod guard;
 mod mergesort;
 mod partition;
 mod quicksort;
+mod std_sorts; // std's sorts, minus their panic on a comparator that is not a total order
 
 pub(crate) use cached_key::par_sort_by_cached_key;
 pub(crate) use mergesort::par_sort_by;

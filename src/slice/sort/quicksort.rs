@@ -31,6 +31,7 @@
 use std::cmp::Ordering;
 
 use super::partition::{choose_pivot, partition};
+use super::std_sorts;
 use crate::pool;
 
 /// Below this length (or on one thread) std's `sort_unstable_by` sorts the whole slice.
@@ -57,7 +58,7 @@ where
 {
     let threads = pool::current_num_threads();
     if threads <= 1 || v.len() < PAR_MIN_LEN || std::mem::size_of::<T>() == 0 {
-        v.sort_unstable_by(compare);
+        std_sorts::sort_unstable_by(v, compare);
         return;
     }
     let sort = QuickSort {
@@ -107,7 +108,7 @@ impl<F, L> QuickSort<'_, F, L> {
         let is_less = self.is_less;
         loop {
             if v.len() <= self.leaf_len || bad_pivots_allowed == 0 {
-                v.sort_unstable_by(self.compare);
+                std_sorts::sort_unstable_by(v, self.compare);
                 return;
             }
             let blocks = blocks.min(v.len() / self.min_block_len.max(4 * blocks));
@@ -192,7 +193,7 @@ impl<F, L> QuickSort<'_, F, L> {
         for i in 0..samples {
             v.swap(i, i * stride + stride / 2);
         }
-        v[..samples].sort_unstable_by(self.compare);
+        std_sorts::sort_unstable_by(&mut v[..samples], self.compare);
         let first = samples / 2 - blocks / 2;
         let mut starts = Vec::with_capacity(blocks);
         block_starts(0, v.len(), blocks, &mut starts);
