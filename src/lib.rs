@@ -146,8 +146,7 @@ pub use pool::{
     in_place_scope, in_place_scope_fifo, isolate, join, join_context, max_num_threads, scope,
     scope_fifo, spawn, spawn_broadcast, spawn_fifo, spawn_handle, yield_local, yield_now,
     BroadcastContext, FnContext, JoinHandle, PoolStats, Scope, ScopeFifo, ScopedJoinHandle,
-    ThreadBuilder, ThreadPool, ThreadPoolBuildError,
-    ThreadPoolBuilder, Yield,
+    ThreadBuilder, ThreadPool, ThreadPoolBuildError, ThreadPoolBuilder, Yield,
 };
 // Rayon's deprecated configuration API (rayon-core 1.13 still has it).
 #[allow(deprecated)]
