@@ -45,6 +45,7 @@ use std::task::{Poll, Waker};
 use super::super::job::JobResult;
 use crate::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use crate::sync::thread;
+use crate::sync::UnsafeCell;
 
 const CLAIMED: usize = 1 << 0;
 const COMPLETE: usize = 1 << 1;
@@ -234,28 +235,3 @@ impl std::task::Wake for Unparker {
     }
 }
 
-#[cfg(all(test, loom))]
-use loom::cell::UnsafeCell;
-
-/// std's `UnsafeCell` behind loom's closure-based interface, so that the same code is checked
-/// by loom in the models and compiles to plain accesses otherwise.
-#[cfg(not(all(test, loom)))]
-#[derive(Debug)]
-struct UnsafeCell<T>(std::cell::UnsafeCell<T>);
-
-#[cfg(not(all(test, loom)))]
-impl<T> UnsafeCell<T> {
-    fn new(value: T) -> Self {
-        UnsafeCell(std::cell::UnsafeCell::new(value))
-    }
-
-    #[inline]
-    fn with<R>(&self, f: impl FnOnce(*const T) -> R) -> R {
-        f(self.0.get())
-    }
-
-    #[inline]
-    fn with_mut<R>(&self, f: impl FnOnce(*mut T) -> R) -> R {
-        f(self.0.get())
-    }
-}

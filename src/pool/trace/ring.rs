@@ -21,30 +21,8 @@ use std::sync::Arc;
 use crossbeam_utils::CachePadded;
 
 use crate::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use crate::sync::UnsafeCell;
 
-#[cfg(all(test, loom))]
-use loom::cell::UnsafeCell;
-
-/// `std`'s `UnsafeCell` behind loom's `with`/`with_mut` interface, so that loom models can
-/// check every slot access for data races.
-#[cfg(not(all(test, loom)))]
-#[derive(Debug)]
-struct UnsafeCell<T>(std::cell::UnsafeCell<T>);
-
-#[cfg(not(all(test, loom)))]
-impl<T> UnsafeCell<T> {
-    fn new(value: T) -> Self {
-        UnsafeCell(std::cell::UnsafeCell::new(value))
-    }
-
-    fn with<R>(&self, f: impl FnOnce(*const T) -> R) -> R {
-        f(self.0.get())
-    }
-
-    fn with_mut<R>(&self, f: impl FnOnce(*mut T) -> R) -> R {
-        f(self.0.get())
-    }
-}
 
 /// The shared part of a ring.
 #[derive(Debug)]
