@@ -305,6 +305,33 @@ fn sums_after_adapters_are_bitwise_the_same_on_every_pool() {
 }
 
 #[test]
+fn short_nested_loops_inherit_the_fixed_tree() {
+    // Rows of 200: short enough that an inner loop would be folded inline (whole, in order)
+    // anywhere but in a fixed tree's leaf, where it must be cut as the tree says.
+    let v = &wide_floats()[..200 * 500];
+    let rows: Vec<&[f32]> = v.chunks(200).collect();
+    let row_sums: Vec<f32> = rows.iter().map(|row| tree_sum(row)).collect();
+    assert_ne!(
+        row_sums.iter().map(|s| s.to_bits()).collect::<Vec<_>>(),
+        rows.iter()
+            .map(|row| row.iter().sum::<f32>().to_bits())
+            .collect::<Vec<_>>(),
+        "the inputs must tell a fixed tree from an in-order fold"
+    );
+    same_everywhere(
+        "sum of short inner sums",
+        tree_sum(&row_sums),
+        || {
+            rows.par_iter()
+                .deterministic()
+                .map(|row| row.par_iter().sum::<f32>())
+                .sum::<f32>()
+        },
+        |x| x.to_bits(),
+    );
+}
+
+#[test]
 fn nested_loops_inherit_the_fixed_tree() {
     // 1000 rows of 1000: the outer loop is deterministic, the inner sums and `flat_map`'s
     // inner iterators are plain `par_iter()`s driven inside its leaves.

@@ -19,7 +19,7 @@ use std::num::NonZeroUsize;
 
 use super::fold_indexed;
 use crate::plumbing::{Consumer, Folder, Producer, Reducer, SplitTree};
-use crate::pool::{current_num_threads, join, on_a_worker};
+use crate::pool::{current_num_threads, join, on_a_worker, InlineLimit};
 
 /// Leaves of the default tree hold at most this many items. At about 1 ns per item (a float
 /// sum is a dependent chain of adds), a leaf's own cost (a `join`, a producer and a consumer
@@ -51,16 +51,25 @@ pub(crate) fn leaf_len(
     Ord::max(Ord::min(Ord::max(grain, min_len), max_len), 1)
 }
 
-/// The leaf length if `producer` is to be driven in a fixed tree: it asks for one, or this
-/// thread is folding a leaf of one ([`inherited`]); `None` otherwise.
+/// The leaf length if `producer` asks to be driven in a fixed tree itself (its chain holds a
+/// `deterministic()` or a scan); `None` otherwise. A constant for most producer types.
 #[inline]
-pub(super) fn requested<P: Producer>(len: usize, producer: &P) -> Option<usize> {
-    let grain = match producer.split_tree() {
-        SplitTree::Fixed(grain) => grain,
-        SplitTree::Adaptive if inherited() => None,
-        SplitTree::Adaptive => return None,
-    };
-    Some(leaf_len(len, grain, producer.min_len(), producer.max_len()))
+pub(super) fn asked_by<P: Producer>(len: usize, producer: &P) -> Option<usize> {
+    match producer.split_tree() {
+        SplitTree::Fixed(grain) => {
+            Some(leaf_len(len, grain, producer.min_len(), producer.max_len()))
+        }
+        SplitTree::Adaptive => None,
+    }
+}
+
+/// The leaf length if this thread is folding a leaf of a fixed tree ([`inherited`]), so that
+/// a loop started now takes a fixed tree too; `None` otherwise. Asked only by loops that are
+/// not folded inline: a leaf sets its worker's inline limit to 0 ([`LeafMark`]), so that no
+/// loop nested in it is folded whole where the tree would cut it.
+#[inline]
+pub(super) fn inherited_leaf<P: Producer>(len: usize, producer: &P) -> Option<usize> {
+    inherited().then(|| leaf_len(len, None, producer.min_len(), producer.max_len()))
 }
 
 thread_local! {
@@ -80,15 +89,19 @@ fn inherited() -> bool {
 }
 
 /// Marks this thread as folding a fixed-tree leaf until dropped (also on unwinding), then
-/// restores what was there (leaves nest when a leaf's items run loops of their own).
+/// restores what was there (leaves nest when a leaf's items run loops of their own). On a
+/// worker it also allows no inline loops meanwhile (`pool::InlineLimit` of 0), so that
+/// every loop nested in the leaf reaches [`inherited_leaf`] and is cut as the tree says.
 struct LeafMark {
     outer: bool,
+    _no_inline: InlineLimit,
 }
 
 impl LeafMark {
     fn enter() -> Self {
         LeafMark {
             outer: IN_FIXED_LEAF.with(|mark| mark.replace(true)),
+            _no_inline: InlineLimit::set(0),
         }
     }
 }

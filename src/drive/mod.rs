@@ -70,14 +70,19 @@ where
     P: Producer,
     C: Consumer<P::Item>,
 {
-    if let Some(leaf) = fixed_tree::requested(len, &producer) {
+    if let Some(leaf) = fixed_tree::asked_by(len, &producer) {
         return fixed_tree::drive(len, leaf, producer, consumer);
     }
     if halving_for_indexed() {
-        halving::drive_indexed(len, producer, consumer)
-    } else {
-        on_steal::drive_indexed(len, producer, consumer)
+        return match fixed_tree::inherited_leaf(len, &producer) {
+            Some(leaf) => fixed_tree::drive(len, leaf, producer, consumer),
+            None => halving::drive_indexed(len, producer, consumer),
+        };
     }
+    // A loop nested in a fixed tree's leaf is never folded inline (the leaf set the inline
+    // limit to 0): the on-steal driver asks `fixed_tree::inherited_leaf` on its shared path
+    // only, so the inline path reads no thread-local of its own.
+    on_steal::drive_indexed(len, producer, consumer)
 }
 
 /// Folds the `len` items of `producer` into `folder`: the leaf of both drivers. An input

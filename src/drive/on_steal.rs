@@ -66,7 +66,7 @@ use crate::plumbing::{Consumer, Folder, Producer, Reducer};
 use crate::pool::{
     current_num_threads, fold_inline, idle_worker_needs_work, join_context, join_context_here,
     offer_forks, on_a_worker, publish_fork, record_event, trace_claim, trace_fold, trace_loop_here,
-    trace_piece, trace_range_steal, Event, FnContext, Inline, InlineLimit,
+    trace_piece, trace_range_steal, trace_whole_loop_here, Event, FnContext, Inline, InlineLimit,
 };
 
 /// A range of at most this many items starts private while no idle worker would take new
@@ -127,8 +127,11 @@ where
 type Shared<P, C> = Handoff<Work<P, C, <C as Consumer<<P as Producer>::Item>>::Reducer>>;
 
 /// Step 1: runs `consumer` over the `len` items of `producer`. The short path, kept small
-/// enough to inline into its caller: a loop folded whole, here and now, as in a pool of one
-/// worker or inside an owner's items when they are cheap (`pool::fold_inline`).
+/// enough to inline into its caller: a loop of at most [`INLINE_CLAIM`] items folded whole,
+/// here and now, as in a pool of one worker or inside an owner's items when they are cheap
+/// (`pool::fold_inline`). That is the path of every small loop nested in a parallel loop's
+/// items, so it holds one look at the current worker, one at the trace flag and the call of
+/// the leaf loop; everything else is out of line ([`drive_indexed_elsewhere`]).
 #[inline]
 pub(super) fn drive_indexed<P, C>(len: usize, producer: P, consumer: C) -> C::Result
 where
@@ -138,17 +141,11 @@ where
     if consumer.full() {
         return consumer.into_folder().complete();
     }
-    if len <= producer.max_len() {
-        match fold_inline(len) {
-            Inline::Alone => return fold_whole_here(len, producer, consumer),
-            Inline::Nested if len <= INLINE_CLAIM => {
-                return fold_whole_here(len, producer, consumer)
-            }
-            Inline::Nested => {
-                return trace_loop_here(|| fold_inline_in_claims(len, producer, consumer))
-            }
-            Inline::No => {}
-        }
+    if len <= INLINE_CLAIM && len <= producer.max_len() && fold_inline(len) != Inline::No {
+        // At most `INLINE_CLAIM` items: the leaf loop inline too, as a sequential loop
+        // written here would be (no call, no producer or folder passed through memory).
+        return trace_whole_loop_here(len, || producer.fold_with(consumer.into_folder()))
+            .complete();
     }
     drive_indexed_elsewhere(len, producer, consumer)
 }
@@ -183,21 +180,29 @@ where
     P: Producer,
     C: Consumer<P::Item>,
 {
-    trace_loop_here(|| {
-        trace_piece(0..len, || {
-            fold_indexed(producer, len, consumer.into_folder())
-        })
-        .complete()
-    })
+    trace_whole_loop_here(len, || fold_indexed(producer, len, consumer.into_folder())).complete()
 }
 
-/// The rest of step 1: a loop that is not folded inline.
+/// The rest of step 1: a loop longer than [`INLINE_CLAIM`] or not folded inline.
 #[inline(never)]
 fn drive_indexed_elsewhere<P, C>(len: usize, producer: P, consumer: C) -> C::Result
 where
     P: Producer,
     C: Consumer<P::Item>,
 {
+    if let Some(leaf) = super::fixed_tree::inherited_leaf(len, &producer) {
+        return super::fixed_tree::drive(len, leaf, producer, consumer);
+    }
+    // Loops of at most `INLINE_CLAIM` items asked `fold_inline` in `drive_indexed` already.
+    if len > INLINE_CLAIM && len <= producer.max_len() {
+        match fold_inline(len) {
+            Inline::Alone => return fold_whole_here(len, producer, consumer),
+            Inline::Nested => {
+                return trace_loop_here(|| fold_inline_in_claims(len, producer, consumer))
+            }
+            Inline::No => {}
+        }
+    }
     if len > MAX_RANGE_LEN {
         // A range holds u32 indices: halve longer work first (64-bit lengths only).
         let mid = len / 2;

@@ -27,6 +27,7 @@ use crate::iter::IndexedParallelIterator;
 /// }
 /// assert_eq!(Evens(vec![1, 2, 3]).sum::<u32>(), 12);
 /// ```
+#[inline]
 pub fn bridge<I, C>(par_iter: I, consumer: C) -> C::Result
 where
     I: IndexedParallelIterator,
@@ -48,6 +49,7 @@ where
 {
     type Output = C::Result;
 
+    #[inline]
     fn callback<P>(self, producer: P) -> C::Result
     where
         P: Producer<Item = T>,

@@ -47,7 +47,9 @@ pub(crate) use stats::Event;
 pub use stats::PoolStats;
 pub use thread_builder::ThreadBuilder;
 pub use thread_pool::{ThreadPool, ThreadPoolBuildError, ThreadPoolBuilder};
-pub(crate) use trace::{trace_claim, trace_fold, trace_loop_here, trace_piece, trace_range_steal};
+pub(crate) use trace::{
+    trace_claim, trace_fold, trace_loop_here, trace_piece, trace_range_steal, trace_whole_loop_here,
+};
 
 use worker::WorkerThread;
 

@@ -64,8 +64,9 @@ struct ThreadInfo {
     fifo: FifoQueue,
     /// Set when the pool terminates; the worker's main loop waits on it.
     terminate: CoreLatch,
-    /// Counters written only by this worker.
-    stats: WorkerStats,
+    /// Counters written only by this worker (which holds the other `Arc`, so that counting
+    /// an event is one add through its own field, not a walk through the registry).
+    stats: Arc<WorkerStats>,
 }
 
 /// A worker's FIFO spawns. For each job pushed here, the worker pushes one "take the oldest
@@ -170,7 +171,7 @@ impl Registry {
                     targeted: Injector::new(),
                     fifo: FifoQueue(Injector::new()),
                     terminate: CoreLatch::new(),
-                    stats: WorkerStats::default(),
+                    stats: Arc::default(),
                 })
                 .collect(),
             sleep: Sleep::new(num_threads),
@@ -252,8 +253,8 @@ impl Registry {
     }
 
     /// The counters of worker `index`; only that worker may add to them.
-    pub(crate) fn worker_stats(&self, index: usize) -> &WorkerStats {
-        &self.thread_infos[index].stats
+    pub(crate) fn worker_stats(&self, index: usize) -> Arc<WorkerStats> {
+        Arc::clone(&self.thread_infos[index].stats)
     }
 
     /// The pool's counters, summed over its workers.

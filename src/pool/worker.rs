@@ -34,7 +34,7 @@ use super::isolate::{Tag, WorkerContexts};
 use super::job::{JobRef, TaggedJob};
 use super::latch::{AsCoreLatch, CoreLatch};
 use super::registry::Registry;
-use super::stats::Event;
+use super::stats::{Event, WorkerStats};
 use super::trace::TraceWriter;
 use super::Inline;
 
@@ -68,6 +68,8 @@ pub(crate) struct WorkerThread {
     index: usize,
     rng: XorShift64Star,
     registry: Arc<Registry>,
+    /// This worker's counters (shared with the registry, which sums them for `PoolStats`).
+    stats: Arc<WorkerStats>,
     /// How long a loop nested in the work this thread runs now may be and still be folded
     /// inline (see `fold_inline`): `base_inline_limit` unless the code running sets it
     /// (`pool::InlineLimit`), and for every job this worker takes from a queue (`execute`).
@@ -115,6 +117,7 @@ impl WorkerThread {
             inline_limit: Cell::new(base_inline_limit),
             base_inline_limit,
             trace: registry.trace_writer(index),
+            stats: registry.worker_stats(index),
             registry,
         }
     }
@@ -539,7 +542,7 @@ impl WorkerThread {
     /// Adds to one of this worker's statistics counters.
     #[inline]
     pub(crate) fn note(&self, event: Event, n: u64) {
-        self.registry.worker_stats(self.index).add(event, n);
+        self.stats.add(event, n);
     }
 }
 

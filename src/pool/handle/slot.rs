@@ -234,4 +234,3 @@ impl std::task::Wake for Unparker {
         self.thread.unpark();
     }
 }
-

@@ -117,6 +117,26 @@ pub(crate) fn trace_loop_here<R>(op: impl FnOnce() -> R) -> R {
     }
 }
 
+/// A loop folded whole here and now ([`trace_loop_here`] of one [`trace_piece`] over
+/// `0..len`), with one look at the flag: the path of every loop nested in cheap items.
+#[inline(always)]
+pub(crate) fn trace_whole_loop_here<R>(len: usize, fold: impl FnOnce() -> R) -> R {
+    if any_pool_records() {
+        whole_loop_here_cold(len, fold)
+    } else {
+        fold()
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn whole_loop_here_cold<R>(len: usize, fold: impl FnOnce() -> R) -> R {
+    loop_here_cold(|| {
+        claim_cold(0..len);
+        fold_cold(len, fold)
+    })
+}
+
 #[cold]
 #[inline(never)]
 fn loop_here_cold<R>(op: impl FnOnce() -> R) -> R {

@@ -23,7 +23,6 @@ use crossbeam_utils::CachePadded;
 use crate::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use crate::sync::UnsafeCell;
 
-
 /// The shared part of a ring.
 #[derive(Debug)]
 struct Ring<T> {
