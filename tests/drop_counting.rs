@@ -71,6 +71,43 @@ fn collect_indexed_with_panic_in_map() {
     });
 }
 
+/// The same through a source std can index at random (a range, mapped): the collect's
+/// zipped store loop, which keeps its count in a register until the panic. Every item made
+/// (the poisoned one never is) must be dropped exactly once: none leaked, none twice.
+#[test]
+fn collect_range_with_panic_in_map() {
+    in_pools(|| {
+        for n in SIZES {
+            let drops = table(n);
+            let made = table(n);
+            let poison = n / 2;
+            let result = catch_unwind(AssertUnwindSafe(|| {
+                (0..n)
+                    .into_par_iter()
+                    .map(|id| {
+                        assert!(id != poison, "boom");
+                        made[id].fetch_add(1, Ordering::SeqCst);
+                        Tracked { id, drops: &drops }
+                    })
+                    .collect::<Vec<_>>()
+            }));
+            assert!(result.is_err());
+            for id in 0..n {
+                let (made, dropped) = (
+                    made[id].load(Ordering::SeqCst),
+                    drops[id].load(Ordering::SeqCst),
+                );
+                assert!(made <= 1, "item {id} made {made} times (n = {n})");
+                assert_eq!(
+                    dropped, made,
+                    "item {id}: made {made}, dropped {dropped} (n = {n})"
+                );
+            }
+            assert_eq!(made[poison].load(Ordering::SeqCst), 0);
+        }
+    });
+}
+
 #[test]
 fn collect_unindexed_with_panic_in_filter() {
     in_pools(|| {
