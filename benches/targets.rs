@@ -9,8 +9,9 @@
 //! named `huge-*` run with the huge-page advice (`huge-seq`: std's loop into an advised
 //! buffer; `huge-weft-N`: a pool built with `huge_pages(true)`); they do not count as
 //! sequential baselines, so they show what the advice gains against plain pages. The fresh
-//! collects also time `floor-2`: two bare scoped threads doing the same work into one fresh
-//! buffer, no library (the filtered one moving the second half down after it), the
+//! collects, the nested loops and the tree sum also time `floor-2`: two bare scoped threads
+//! doing the same work (into one fresh buffer for the collects, the filtered one moving the
+//! second half down after it; half of the chunks each; one subtree each), no library: the
 //! machine's practical limit for the 2-thread ratio.
 //!
 //! `cargo bench --bench targets` runs every row; `WEFT_BENCH_ONLY=max_u64,histogram` picks
@@ -580,6 +581,7 @@ fn reductions(pools: &Pools, rounds: usize, n: usize) {
             move || weft_side::nested(black_box(v), chunk),
             move || rayon_side::nested(black_box(v), chunk),
         ));
+        list.push(timed("floor-2", move || floor_nested(black_box(v), chunk)));
         row(&format!("nested_chunks_{chunk}"), list, rounds);
     }
 }
@@ -643,6 +645,23 @@ fn floor_map_collect(n: usize) -> Vec<u64> {
     // SAFETY: the two loops above wrote all `n` slots (`low` and `high` cover them).
     unsafe { out.set_len(n) };
     out
+}
+
+/// The nested rows' `floor-2`: two bare scoped threads, each running the sequential nested
+/// loop over its half of the chunks (the machine's limit for the row: the sum streams
+/// 400 MB, which a second vCPU speeds up only as far as memory bandwidth allows).
+fn floor_nested(v: &[u64], chunk: usize) -> u64 {
+    let half = v.len() / chunk / 2 * chunk;
+    let (low, high) = v.split_at(half);
+    let nested = |part: &[u64]| -> u64 {
+        part.chunks(chunk)
+            .map(|c| c.iter().map(|&x| cheap(x)).sum::<u64>())
+            .sum()
+    };
+    std::thread::scope(|scope| {
+        let high = scope.spawn(|| nested(high));
+        nested(low) + high.join().unwrap()
+    })
 }
 
 /// The filtered collect's `floor-2`: each thread filters its half of `0..n` into the front
@@ -760,6 +779,15 @@ fn others(pools: &Pools, rounds: usize, scale: usize) {
             move || weft_side::tree_sum(black_box(tree)),
             move || rayon_side::tree_sum(black_box(tree)),
         ));
+        list.push(timed("floor-2", move || {
+            let tree = black_box(tree);
+            let side = |child: &Option<Box<Node>>| child.as_deref().map_or(0, tree_sum_sequential);
+            let (left, right) = std::thread::scope(|scope| {
+                let right = scope.spawn(|| side(&tree.right));
+                (side(&tree.left), right.join().unwrap())
+            });
+            tree.val + left + right
+        }));
         row("tree_sum", list, rounds);
     }
 

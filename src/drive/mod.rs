@@ -50,7 +50,7 @@ pub(crate) fn use_halving_for_indexed(halving: bool) {
 /// Whether indexed work goes to the split-in-half driver: a constant `false` (no load at
 /// all) unless the `bench-internals` feature is on and a benchmark asked for it.
 #[inline(always)]
-fn halving_for_indexed() -> bool {
+pub(super) fn halving_for_indexed() -> bool {
     #[cfg(feature = "bench-internals")]
     {
         // ORDERING: see `use_halving_for_indexed`.
@@ -73,15 +73,11 @@ where
     if let Some(leaf) = fixed_tree::asked_by(len, &producer) {
         return fixed_tree::drive(len, leaf, producer, consumer);
     }
-    if halving_for_indexed() {
-        return match fixed_tree::inherited_leaf(len, &producer) {
-            Some(leaf) => fixed_tree::drive(len, leaf, producer, consumer),
-            None => halving::drive_indexed(len, producer, consumer),
-        };
-    }
     // A loop nested in a fixed tree's leaf is never folded inline (the leaf set the inline
     // limit to 0): the on-steal driver asks `fixed_tree::inherited_leaf` on its shared path
-    // only, so the inline path reads no thread-local of its own.
+    // only, so the inline path reads no thread-local of its own. The benchmarks' switch to
+    // the split-in-half driver (`halving_for_indexed`) is read there too, so that a
+    // `bench-internals` build runs the same inline path as a user's build.
     on_steal::drive_indexed(len, producer, consumer)
 }
 

@@ -193,6 +193,9 @@ where
     if let Some(leaf) = super::fixed_tree::inherited_leaf(len, &producer) {
         return super::fixed_tree::drive(len, leaf, producer, consumer);
     }
+    if super::halving_for_indexed() {
+        return super::halving::drive_indexed(len, producer, consumer);
+    }
     // Loops of at most `INLINE_CLAIM` items asked `fold_inline` in `drive_indexed` already.
     if len > INLINE_CLAIM && len <= producer.max_len() {
         match fold_inline(len) {
