@@ -66,7 +66,8 @@ use crate::plumbing::{Consumer, Folder, Producer, Reducer};
 use crate::pool::{
     current_num_threads, fold_inline, idle_worker_needs_work, join_context, join_context_here,
     offer_forks, on_a_worker, publish_fork, record_event, trace_claim, trace_fold, trace_loop_here,
-    trace_piece, trace_range_steal, trace_whole_loop_here, Event, FnContext, Inline, InlineLimit,
+    trace_piece, trace_range_steal, trace_whole_loop_cold, trace_whole_loop_here, tracing, Event,
+    FnContext, Inline, InlineLimit,
 };
 
 /// A range of at most this many items starts private while no idle worker would take new
@@ -142,10 +143,13 @@ where
         return consumer.into_folder().complete();
     }
     if len <= INLINE_CLAIM && len <= producer.max_len() && fold_inline(len) != Inline::No {
+        if tracing() {
+            return trace_whole_loop_cold(len, || producer.fold_with(consumer.into_folder()))
+                .complete();
+        }
         // At most `INLINE_CLAIM` items: the leaf loop inline too, as a sequential loop
         // written here would be (no call, no producer or folder passed through memory).
-        return trace_whole_loop_here(len, || producer.fold_with(consumer.into_folder()))
-            .complete();
+        return producer.fold_with(consumer.into_folder()).complete();
     }
     drive_indexed_elsewhere(len, producer, consumer)
 }

@@ -117,20 +117,30 @@ pub(crate) fn trace_loop_here<R>(op: impl FnOnce() -> R) -> R {
     }
 }
 
+/// Whether some pool of the process records a trace: a caller that tests this first can
+/// keep its arguments in registers on the untraced path and call
+/// [`trace_whole_loop_cold`] only when it is true.
+#[inline(always)]
+pub(crate) fn tracing() -> bool {
+    any_pool_records()
+}
+
 /// A loop folded whole here and now ([`trace_loop_here`] of one [`trace_piece`] over
-/// `0..len`), with one look at the flag: the path of every loop nested in cheap items.
+/// `0..len`), with one look at the flag.
 #[inline(always)]
 pub(crate) fn trace_whole_loop_here<R>(len: usize, fold: impl FnOnce() -> R) -> R {
     if any_pool_records() {
-        whole_loop_here_cold(len, fold)
+        trace_whole_loop_cold(len, fold)
     } else {
         fold()
     }
 }
 
+/// [`trace_whole_loop_here`] once [`tracing`] said yes: records `fold` as a loop of one
+/// piece of the current worker, if it belongs to a pool that records.
 #[cold]
 #[inline(never)]
-fn whole_loop_here_cold<R>(len: usize, fold: impl FnOnce() -> R) -> R {
+pub(crate) fn trace_whole_loop_cold<R>(len: usize, fold: impl FnOnce() -> R) -> R {
     loop_here_cold(|| {
         claim_cold(0..len);
         fold_cold(len, fold)

@@ -87,7 +87,7 @@ use super::PoolStats;
 
 pub(crate) use hooks::{
     trace_claim, trace_fold, trace_loop_here, trace_origin, trace_piece, trace_range_steal,
-    trace_stolen_from, trace_whole_loop_here,
+    trace_stolen_from, trace_whole_loop_cold, trace_whole_loop_here, tracing,
 };
 pub(crate) use pool_trace::{write_at_exit, PoolTrace, TraceConfig, DEFAULT_CAPACITY};
 pub(crate) use writer::TraceWriter;
