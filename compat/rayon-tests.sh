@@ -11,12 +11,14 @@
 #
 # The suite builds in weft's own target directory with the release profile, so weft itself
 # is the library `cargo test --release` has built already (CI runs that first); the test
-# binaries are all that is new. Release, because a few of Rayon's tests walk 10^27 items
+# binaries are all that is new, and they build at opt-level 1 (a profile override for the
+# suite's package). Optimized, because a few of Rayon's tests walk 10^27 items
 # (octillion.rs) and take minutes unoptimized.
 #
 # Usage: compat/rayon-tests.sh
 # Environment: RAYON_TESTS_THREADS (default "1 2 8"), RAYON_TESTS_PROFILE (default "release"),
-#              RAYON_TESTS_TIMEOUT (seconds per test binary and thread count, default 600).
+#              RAYON_TESTS_TIMEOUT (seconds per test binary and thread count, default 600),
+#              RAYON_TESTS_SUITE_OPT_LEVEL (the test binaries' opt-level, default 1).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 COMPAT="$ROOT/compat"
@@ -78,6 +80,13 @@ libc = "0.2"
 rand = "0.9"
 rand_xorshift = "0.4"
 scoped-tls = "1.0"
+
+# The suite's own test crates at opt-level 1 (weft's generic code they instantiate too):
+# building them is most of the script's time, and at opt-level 1 the build took 3 minutes
+# less on 2 cores while the slowest binary, octillion.rs, still runs in about a second.
+# Weft itself, its dependencies and compat/rayon-core stay at the release profile.
+[profile.release.package.rayon-compat-suite]
+opt-level = ${RAYON_TESTS_SUITE_OPT_LEVEL:-1}
 TOML
 : >"$SUITE/src/lib.rs"
 # Start from weft's lockfile, so weft's dependencies build at the versions CI tests.

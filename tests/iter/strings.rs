@@ -5,7 +5,7 @@
 //! Rayon's patterns are `char`, `&[char]`, `[char; N]` and `Fn(char) -> bool` closures (not
 //! `&str`), so only those are used here.
 
-mod common;
+use crate::common;
 
 use common::par::prelude::*;
 use common::{in_pools, random_text, SIZES};

@@ -7,7 +7,7 @@
 //! when the length fits in `usize`). The indexed checks are applied exactly to the former, so
 //! an implementation that indexes more ranges still passes.
 
-mod common;
+use crate::common;
 
 use common::in_pools;
 use common::par::prelude::*;

@@ -3,8 +3,8 @@
 //! panicking) handler fails the build and lets the workers it started exit, scoped pools may
 //! borrow locals, and the calling thread can become worker 0.
 
-mod common;
-mod common_pool;
+use crate::common;
+use crate::common_pool;
 
 use common::random_u64s;
 use common_pool::{fib_iterative, fib_join, par, HANG_GUARD};

@@ -3,7 +3,7 @@
 //! with per-element counters, in the style of Rayon's `tests/sort-panic-safe.rs`), and the
 //! pool runs the next job normally. Bad arguments panic with a clear message.
 
-mod common;
+use crate::common;
 
 use common::par::prelude::*;
 use common::{in_pools, random_u32s};

@@ -5,7 +5,7 @@
 //! The skew makes a block of items (at the front, the back or scattered) much more costly than
 //! the rest, so the thread holding them falls behind and the others steal what remains.
 
-mod common;
+use crate::common;
 
 use common::par::prelude::*;
 use common::{in_pools, rng, spin};

@@ -2,7 +2,7 @@
 //! the caller's frame has finished, and the pool stays usable; detached panics reach the
 //! pool's `panic_handler`.
 
-mod common_pool;
+use crate::common_pool;
 
 use common_pool::{assert_pool_still_works, boom, boom_tag, fib_iterative, fib_join, par, pool};
 use common_pool::{wait_until, Boom};

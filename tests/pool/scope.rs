@@ -1,6 +1,6 @@
 //! Scopes: many spawns, borrowing, nesting, transitive waiting, FIFO order, in-place scopes.
 
-mod common_pool;
+use crate::common_pool;
 
 use common_pool::{fib_iterative, fib_join, par, pool};
 use std::sync::atomic::{AtomicUsize, Ordering};

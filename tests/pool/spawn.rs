@@ -1,7 +1,7 @@
 //! Detached `spawn` / `spawn_fifo`, `broadcast` and `spawn_broadcast`, and the work a pool
 //! finishes after it is dropped.
 
-mod common_pool;
+use crate::common_pool;
 
 use common_pool::{fib_iterative, fib_join, par, pool, wait_until, HANG_GUARD};
 use std::sync::atomic::{AtomicUsize, Ordering};

@@ -3,7 +3,7 @@
 //! indexed and unindexed (filtered) iterators, for every size in `common::SIZES`, inside pools
 //! of 1, 2, 3 and 8 threads.
 
-mod common;
+use crate::common;
 
 use common::par::iter::Either;
 use common::par::prelude::*;

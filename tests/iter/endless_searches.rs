@@ -4,7 +4,7 @@
 //! closures see and fails cleanly past a budget instead of running forever. Fresh pools
 //! every time: the first work of a new pool once ran on one thread only.
 
-mod common;
+use crate::common;
 
 use common::par;
 use common::par::prelude::*;

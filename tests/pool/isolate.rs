@@ -3,7 +3,7 @@
 //! (no outer task ever starts on a thread that is inside a region), parallelism inside a
 //! region, nesting, scopes, spawned tasks, handles and panics.
 
-mod common_pool;
+use crate::common_pool;
 
 use common_pool::{boom, boom_tag, fib_iterative, fib_join, par, pool, HANG_GUARD};
 use par::prelude::*;

@@ -5,7 +5,7 @@
 //! Ordered collections (`BTree*`, `VecDeque`, `LinkedList`) must yield std's order; hash
 //! collections and `BinaryHeap` are compared as sorted multisets.
 
-mod common;
+use crate::common;
 
 use common::par::prelude::*;
 use common::{in_pools, random_u32s, SIZES};

@@ -2,7 +2,7 @@
 //! (closures skipped): this file fails to compile if one is not. Each value is also cloned
 //! and both copies are run, so a clone that shares or loses state is caught.
 
-mod common;
+use crate::common;
 
 use common::par;
 use common::par::prelude::*;

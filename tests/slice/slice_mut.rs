@@ -4,7 +4,7 @@
 //! 1, 2, 3 and 8 threads; plus the remainders of `par_(r)chunks_exact_mut` and panics in the
 //! predicate.
 
-mod common;
+use crate::common;
 
 use common::par::prelude::*;
 use common::{in_pools, random_u32s, SIZES};

@@ -5,7 +5,7 @@
 //! `repeat_n`, predicate calls made by `par_chunk_by`, and sorts with a comparator that is
 //! not a total order.
 
-mod common;
+use crate::common;
 
 use std::cmp::Ordering;
 use std::panic::{catch_unwind, AssertUnwindSafe};

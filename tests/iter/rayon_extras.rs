@@ -4,7 +4,7 @@
 //! Kept in its own file so that anything weft has not implemented yet fails to compile here
 //! alone, not in the core suites.
 
-mod common;
+use crate::common;
 
 use common::par::prelude::*;
 use common::{in_pools, random_text, random_u32s, SIZES};

@@ -2,7 +2,7 @@
 //! comparisons, ...) against the std sequential iterator, for every size in `common::SIZES`
 //! inside pools of 1, 2, 3 and 8 threads.
 
-mod common;
+use crate::common;
 
 use common::par::prelude::*;
 use common::{in_pools, random_i64s, random_u32s, SIZES};

@@ -6,7 +6,7 @@
 //! `take_any_while`, `skip_any_while`, `while_some`) are checked against the guarantees
 //! Rayon documents, not against one particular sequential run.
 
-mod common;
+use crate::common;
 
 use common::par::prelude::*;
 use common::{in_pools, random_u32s, SIZES};

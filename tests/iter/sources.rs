@@ -3,7 +3,7 @@
 //! `par_drain`, arrays, `Option`, `Result`, `par_bridge` and
 //! `iter::{empty, once, repeat, repeat_n, split}`.
 
-mod common;
+use crate::common;
 
 use common::par;
 use common::par::prelude::*;

@@ -1,7 +1,7 @@
 //! Several pools at once: install from a worker of another pool, cycles of installs, many
 //! workers blocking on one small pool, and pools built and dropped inside a worker.
 
-mod common_pool;
+use crate::common_pool;
 
 use common_pool::{fib_iterative, fib_join, par, pool};
 

@@ -2,7 +2,7 @@
 //! seeded random trees, chains and fans, compared with sequential prefix and postfix walks
 //! written here, in pools of 1, 2, 3 and 8 threads; plus panic safety with drop counters.
 
-mod common;
+use crate::common;
 
 use common::par;
 use common::par::prelude::*;

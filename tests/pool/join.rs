@@ -1,7 +1,7 @@
 //! `join` and `join_context`: deep and wide recursion, a million joins on an oversubscribed
 //! pool, joins from outside any pool, and the meaning of `FnContext::migrated`.
 
-mod common_pool;
+use crate::common_pool;
 
 use common_pool::{fib_iterative, fib_join, par, pool};
 use std::thread;

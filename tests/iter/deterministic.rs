@@ -6,7 +6,7 @@
 //! a steal forced by making the first item wait for a later one changes its bits, and
 //! leaves `deterministic()`'s unchanged.
 
-mod common;
+use crate::common;
 
 use std::cmp::Ordering;
 use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};

@@ -3,7 +3,7 @@
 //! were stepped over one by one, and finishes at once when they are jumped over.
 #![cfg(target_pointer_width = "64")]
 
-mod common;
+use crate::common;
 
 use common::{in_pools, par};
 use par::prelude::*;

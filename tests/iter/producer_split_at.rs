@@ -7,7 +7,7 @@
 //! Only public plumbing (`iter::plumbing::{Producer, ProducerCallback, Folder}`) is used, so a
 //! custom parallel iterator written for Rayon can be checked the same way against weft.
 
-mod common;
+use crate::common;
 
 use common::par::iter::plumbing::{Folder, Producer, ProducerCallback};
 use common::par::prelude::*;

@@ -1,7 +1,7 @@
 //! `ThreadPoolBuilder` options and errors, thread names and indices, start and exit handlers,
 //! and the free introspection functions (`current_thread_index`, `yield_now`, ...).
 
-mod common_pool;
+use crate::common_pool;
 
 use common_pool::{assert_pool_still_works, fib_iterative, fib_join, par, pool, wait_until};
 use std::hint::black_box;

@@ -5,7 +5,7 @@
 //! float scan, as the documented block formula gives them; closures before a scan run once
 //! per item; panics in `op` propagate with every value dropped exactly once.
 
-mod common;
+use crate::common;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicUsize, Ordering};

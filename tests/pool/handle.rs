@@ -1,7 +1,7 @@
 //! `spawn_handle` and its `JoinHandle`: joining (from outside a pool, from its workers, from
 //! a pool of one thread), awaiting (a hand-written executor and tokio), panics, detaching.
 
-mod common_pool;
+use crate::common_pool;
 
 use common_pool::{boom, boom_tag, fib_iterative, fib_join, par, pool, wait_until, HANG_GUARD};
 use rand::seq::SliceRandom;
