@@ -1,5 +1,5 @@
 //! Unit tests of the scheduler's internals and a few end-to-end smoke checks; the broad
-//! API tests live in `tests/pool*.rs`.
+//! API tests live in `tests/pool/` and the `tests/pool_*.rs` binaries that need a process of their own.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
