@@ -542,7 +542,7 @@ fn plain_sum_depends_on_where_work_is_cut_and_deterministic_does_not() {
         }
         x
     };
-    let mut run = |deterministic: bool| -> Option<f32> {
+    let run = |deterministic: bool| -> Option<f32> {
         upper_seen.store(false, AtomicOrdering::Relaxed);
         thief_came.store(false, AtomicOrdering::Relaxed);
         let before = two.stats();

@@ -213,34 +213,12 @@ impl<'c, T> Folder<T> for WrittenSlots<'c, T> {
             slice::from_raw_parts_mut(run.start.add(self.written), run.len - self.written)
         }
         .iter_mut();
-        let iter = iter.into_iter();
-        let offered = free.len();
-        if let (lower, Some(upper)) = iter.size_hint() {
-            if lower == upper && upper <= offered {
-                // An exact length that fits: `zip` walks both sides with one index when
-                // both are std's random-access iterators (a slice or range, mapped, zipped,
-                // enumerated), a plain store loop like a sequential `collect`'s. Zipped
-                // with the slots, an iterator that yields more than its size hint said
-                // cannot write past them (it would lose items instead, as a wrong hint
-                // allows). The count lives in the guard (a register until a panic).
-                let mut guard = CountGuard {
-                    count: 0,
-                    written: &mut self.written,
-                };
-                free.zip(iter).for_each(|(slot, item)| {
-                    slot.write(item);
-                    guard.count += 1;
-                });
-                drop(guard);
-                return self;
-            }
-        }
         let mut guard = WriteGuard {
-            offered,
+            offered: free.len(),
             free,
             written: &mut self.written,
         };
-        iter.for_each(|item| match guard.free.next() {
+        iter.into_iter().for_each(|item| match guard.free.next() {
             Some(slot) => {
                 slot.write(item);
             }
@@ -271,19 +249,6 @@ impl<T> Drop for WriteGuard<'_, '_, T> {
     fn drop(&mut self) {
         // Every slot taken from `free` was written before the next one was taken.
         *self.written += self.offered - self.free.len();
-    }
-}
-
-/// Adds the items written in one `consume_iter` call to `written` when dropped (normally or
-/// by a panic): the slots are filled in order, so `count` of them are initialised.
-struct CountGuard<'a> {
-    count: usize,
-    written: &'a mut usize,
-}
-
-impl Drop for CountGuard<'_> {
-    fn drop(&mut self) {
-        *self.written += self.count;
     }
 }
 
