@@ -64,10 +64,10 @@ use super::fold_indexed;
 use super::steal_range::{ChunkLimits, Handoff, OwnerCursor, SplitAt, MAX_RANGE_LEN};
 use crate::plumbing::{Consumer, Folder, Producer, Reducer};
 use crate::pool::{
-    current_num_threads, fold_inline, idle_worker_needs_work, join_context, join_context_here,
-    offer_forks, on_a_worker, publish_fork, record_event, trace_claim, trace_fold, trace_loop_here,
-    trace_piece, trace_range_steal, trace_whole_loop_cold, trace_whole_loop_here, tracing, Event,
-    FnContext, Inline, InlineLimit,
+    any_pool_records, current_num_threads, fold_inline, idle_worker_needs_work, join_context,
+    join_context_here, offer_forks, on_a_worker, publish_fork, record_event, trace_claim,
+    trace_fold, trace_loop_here, trace_piece, trace_range_steal, trace_whole_loop_cold,
+    trace_whole_loop_here, Event, FnContext, Inline, InlineLimit,
 };
 
 /// A range of at most this many items starts private while no idle worker would take new
@@ -143,7 +143,7 @@ where
         return consumer.into_folder().complete();
     }
     if len <= INLINE_CLAIM && len <= producer.max_len() && fold_inline(len) != Inline::No {
-        if tracing() {
+        if any_pool_records() {
             return trace_whole_loop_cold(len, || producer.fold_with(consumer.into_folder()))
                 .complete();
         }

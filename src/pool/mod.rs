@@ -48,8 +48,8 @@ pub use stats::PoolStats;
 pub use thread_builder::ThreadBuilder;
 pub use thread_pool::{ThreadPool, ThreadPoolBuildError, ThreadPoolBuilder};
 pub(crate) use trace::{
-    trace_claim, trace_fold, trace_loop_here, trace_piece, trace_range_steal,
-    trace_whole_loop_cold, trace_whole_loop_here, tracing,
+    any_pool_records, trace_claim, trace_fold, trace_loop_here, trace_piece, trace_range_steal,
+    trace_whole_loop_cold, trace_whole_loop_here,
 };
 
 use worker::WorkerThread;

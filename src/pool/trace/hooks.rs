@@ -23,8 +23,11 @@ pub(crate) fn a_pool_records() {
     ANY_POOL_RECORDS.store(true, Ordering::Relaxed);
 }
 
-#[inline]
-fn any_pool_records() -> bool {
+/// Whether some pool of the process records a trace. Every hook tests it first; a caller
+/// that tests it itself can keep its arguments in registers on the untraced path and call
+/// [`trace_whole_loop_cold`] only when it is true.
+#[inline(always)]
+pub(crate) fn any_pool_records() -> bool {
     // ORDERING: see `a_pool_records`.
     ANY_POOL_RECORDS.load(Ordering::Relaxed)
 }
@@ -117,14 +120,6 @@ pub(crate) fn trace_loop_here<R>(op: impl FnOnce() -> R) -> R {
     }
 }
 
-/// Whether some pool of the process records a trace: a caller that tests this first can
-/// keep its arguments in registers on the untraced path and call
-/// [`trace_whole_loop_cold`] only when it is true.
-#[inline(always)]
-pub(crate) fn tracing() -> bool {
-    any_pool_records()
-}
-
 /// A loop folded whole here and now ([`trace_loop_here`] of one [`trace_piece`] over
 /// `0..len`), with one look at the flag.
 #[inline(always)]
@@ -136,7 +131,7 @@ pub(crate) fn trace_whole_loop_here<R>(len: usize, fold: impl FnOnce() -> R) -> 
     }
 }
 
-/// [`trace_whole_loop_here`] once [`tracing`] said yes: records `fold` as a loop of one
+/// [`trace_whole_loop_here`] once [`any_pool_records`] said yes: records `fold` as a loop of one
 /// piece of the current worker, if it belongs to a pool that records.
 #[cold]
 #[inline(never)]
