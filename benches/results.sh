@@ -54,10 +54,12 @@ cpu=$(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //')
   echo "Median time / median time of the best sequential code of the same row (the fastest"
   echo "\`seq-*\` contender, named in the second column); fastest call's ratio in brackets."
   echo "\`huge-*\`: with the huge-page advice (weft: a pool with \`huge_pages(true)\`); the"
-  echo "default is off. \`floor-2\`: two bare threads, no library (the machine's limit)."
+  echo "default is off. \`floor-2\`: two bare threads, no library (the machine's limit);"
+  echo "\`floor-1\`: the sequential nested loop plus one thread-local read and compare per inner"
+  echo "loop (the least a per-loop decision costs); \`chili\`: the chili heartbeat scheduler."
   echo
-  echo "| row | best sequential | seq-std | weft 1 | Rayon 1 | weft 2 | Rayon 2 | huge-seq | huge-weft 1 | huge-weft 2 | floor-2 |"
-  echo "|---|---|---|---|---|---|---|---|---|---|---|"
+  echo "| row | best sequential | seq-std | weft 1 | Rayon 1 | weft 2 | Rayon 2 | huge-seq | huge-weft 1 | huge-weft 2 | floor-1 | floor-2 | chili 1 | chili 2 |"
+  echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
   awk -F'\t' '
     $1 == "targets" {
       if (!($2 in seen)) { seen[$2] = 1; order[++rows] = $2 }
@@ -65,11 +67,11 @@ cpu=$(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //')
       if ($3 ~ /^seq/ && (!($2 in best) || $4 < bestms[$2])) { best[$2] = $3; bestms[$2] = $4 }
     }
     END {
-      split("seq-std weft-1 rayon-1 weft-2 rayon-2 huge-seq huge-weft-1 huge-weft-2 floor-2", cols, " ")
+      split("seq-std weft-1 rayon-1 weft-2 rayon-2 huge-seq huge-weft-1 huge-weft-2 floor-1 floor-2 chili-1 chili-2", cols, " ")
       for (r = 1; r <= rows; r++) {
         row = order[r]
         line = sprintf("| %s | %s %.2f ms |", row, best[row], bestms[row])
-        for (c = 1; c <= 9; c++) line = line " " cell[row, cols[c]] " |"
+        for (c = 1; c <= 12; c++) line = line " " cell[row, cols[c]] " |"
         print line
       }
     }' "$tsv"

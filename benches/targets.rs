@@ -12,7 +12,11 @@
 //! collects, the nested loops and the tree sum also time `floor-2`: two bare scoped threads
 //! doing the same work (into one fresh buffer for the collects, the filtered one moving the
 //! second half down after it; half of the chunks each; one subtree each), no library: the
-//! machine's practical limit for the 2-thread ratio.
+//! machine's practical limit for the 2-thread ratio. The nested loops also time `floor-1`:
+//! the sequential loop plus one thread-local read and compare per inner loop, the least a
+//! library deciding at each inner loop how to run it can add. The tree sum also times chili
+//! (`chili-1`, `chili-2`), a heartbeat scheduler whose `join` is built to cost next to
+//! nothing when nobody steals.
 //!
 //! `cargo bench --bench targets` runs every row; `WEFT_BENCH_ONLY=max_u64,histogram` picks
 //! rows, `WEFT_BENCH_ROUNDS` sets the calls per contender (default 15), `WEFT_BENCH_SCALE=10`
@@ -31,6 +35,7 @@ mod interleave;
 
 use std::hint::black_box;
 use std::io::Write;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use weft as weft_impl;
@@ -102,6 +107,16 @@ impl Node {
         }
         node
     }
+}
+
+/// The tree sum with chili's `join`, which runs its second closure first: that one takes
+/// the left subtree, so every contender visits the nodes in the same order.
+fn tree_sum_chili(node: &Node, scope: &mut chili::Scope<'_>) -> u64 {
+    let (right, left) = scope.join(
+        |s| node.right.as_deref().map_or(0, |n| tree_sum_chili(n, s)),
+        |s| node.left.as_deref().map_or(0, |n| tree_sum_chili(n, s)),
+    );
+    node.val + left + right
 }
 
 fn tree_sum_sequential(node: &Node) -> u64 {
@@ -581,6 +596,9 @@ fn reductions(pools: &Pools, rounds: usize, n: usize) {
             move || weft_side::nested(black_box(v), chunk),
             move || rayon_side::nested(black_box(v), chunk),
         ));
+        list.push(timed("floor-1", move || {
+            floor_one_check(black_box(v), chunk)
+        }));
         list.push(timed("floor-2", move || floor_nested(black_box(v), chunk)));
         row(&format!("nested_chunks_{chunk}"), list, rounds);
     }
@@ -645,6 +663,29 @@ fn floor_map_collect(n: usize) -> Vec<u64> {
     // SAFETY: the two loops above wrote all `n` slots (`low` and `high` cover them).
     unsafe { out.set_len(n) };
     out
+}
+
+thread_local! {
+    /// `floor_one_check`'s per-thread limit, standing for the state a library reads to
+    /// decide how to run an inner loop. An atomic so that LLVM reads it at every inner
+    /// loop, as a library must (it may change between two), instead of once for all.
+    static INNER_LIMIT: AtomicUsize = const { AtomicUsize::new(usize::MAX) };
+}
+
+/// The nested rows' `floor-1`: the sequential nested loop plus the least a library must do
+/// at each inner loop to decide whether to run it in place: read one thread-local value
+/// and compare the loop's length with it. What no per-loop decision can go below.
+fn floor_one_check(v: &[u64], chunk: usize) -> u64 {
+    v.chunks(chunk)
+        .map(|c| {
+            // ORDERING: a value only this thread writes (never, here); Relaxed reads it.
+            if INNER_LIMIT.with(|limit| c.len() <= limit.load(Ordering::Relaxed)) {
+                c.iter().map(|&x| cheap(x)).sum::<u64>()
+            } else {
+                unreachable!("the limit admits every inner loop")
+            }
+        })
+        .sum()
 }
 
 /// The nested rows' `floor-2`: two bare scoped threads, each running the sequential nested
@@ -779,6 +820,17 @@ fn others(pools: &Pools, rounds: usize, scale: usize) {
             move || weft_side::tree_sum(black_box(tree)),
             move || rayon_side::tree_sum(black_box(tree)),
         ));
+        // chili (a heartbeat scheduler built for joins this fine) as the state of the art
+        // beside Rayon: what a `join` that costs next to nothing when nobody steals reaches.
+        for threads in [1, 2] {
+            let pool = chili::ThreadPool::with_config(chili::Config {
+                thread_count: std::num::NonZeroUsize::new(threads),
+                ..chili::Config::default()
+            });
+            list.push(timed(format!("chili-{threads}"), move || {
+                tree_sum_chili(black_box(tree), &mut pool.scope())
+            }));
+        }
         list.push(timed("floor-2", move || {
             let tree = black_box(tree);
             let side = |child: &Option<Box<Node>>| child.as_deref().map_or(0, tree_sum_sequential);

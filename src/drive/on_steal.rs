@@ -133,6 +133,15 @@ type Shared<P, C> = Handoff<Work<P, C, <C as Consumer<<P as Producer>::Item>>::R
 /// (`pool::fold_inline`). That is the path of every small loop nested in a parallel loop's
 /// items, so it holds one look at the current worker, one at the trace flag and the call of
 /// the leaf loop; everything else is out of line ([`drive_indexed_elsewhere`]).
+///
+/// Inlined into the caller only if every hop between a consumer method and here is too
+/// (`sum` → `Map::drive_unindexed` → `Iter::drive_unindexed` → `bridge` →
+/// `with_producer` → the callback → here): the common sources (slices, ranges, `Vec`s,
+/// chunks), adapters (`map`, `copied`/`cloned`, `enumerate`, `zip`) and reducing
+/// consumers mark their hops `#[inline]`. Without the hint LLVM stopped at the first hop
+/// and called a function holding the whole short path (callgrind, a crate depending on
+/// weft, inner loops of 16 `u64`: 49 instructions per inner loop over the sequential code
+/// with the call, 24 inlined; 256 items: 7% over, 2.4%).
 #[inline]
 pub(super) fn drive_indexed<P, C>(len: usize, producer: P, consumer: C) -> C::Result
 where

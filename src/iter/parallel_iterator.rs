@@ -71,6 +71,7 @@ pub trait ParallelIterator: Sized + Send {
     /// });
     /// assert_eq!(total.into_inner(), 10);
     /// ```
+    #[inline]
     fn for_each<OP>(self, op: OP)
     where
         OP: Fn(Self::Item) + Sync + Send,
@@ -189,6 +190,7 @@ pub trait ParallelIterator: Sized + Send {
     ///
     /// assert_eq!((0..1000).into_par_iter().filter(|x| x % 3 == 0).count(), 334);
     /// ```
+    #[inline]
     fn count(self) -> usize {
         consumer::sum_product::count(self)
     }
@@ -420,6 +422,7 @@ pub trait ParallelIterator: Sized + Send {
     /// let product = (1..=5u64).into_par_iter().reduce(|| 1, |a, b| a * b);
     /// assert_eq!(product, 120);
     /// ```
+    #[inline]
     fn reduce<OP, ID>(self, identity: ID, op: OP) -> Self::Item
     where
         OP: Fn(Self::Item, Self::Item) -> Self::Item + Sync + Send,
@@ -436,6 +439,7 @@ pub trait ParallelIterator: Sized + Send {
     /// let s = ["a", "b", "c"].par_iter().map(|s| s.to_string()).reduce_with(|a, b| a + &b);
     /// assert_eq!(s.as_deref(), Some("abc"));
     /// ```
+    #[inline]
     fn reduce_with<OP>(self, op: OP) -> Option<Self::Item>
     where
         OP: Fn(Self::Item, Self::Item) -> Self::Item + Sync + Send,
@@ -557,6 +561,7 @@ pub trait ParallelIterator: Sized + Send {
     ///
     /// assert_eq!((1..=100).into_par_iter().sum::<i32>(), 5050);
     /// ```
+    #[inline]
     fn sum<S>(self) -> S
     where
         S: Send + Sum<Self::Item> + Sum<S>,
@@ -571,6 +576,7 @@ pub trait ParallelIterator: Sized + Send {
     ///
     /// assert_eq!((1..=6u64).into_par_iter().product::<u64>(), 720);
     /// ```
+    #[inline]
     fn product<P>(self) -> P
     where
         P: Send + Product<Self::Item> + Product<P>,
@@ -585,6 +591,7 @@ pub trait ParallelIterator: Sized + Send {
     ///
     /// assert_eq!([3, 1, 2].par_iter().min(), Some(&1));
     /// ```
+    #[inline]
     fn min(self) -> Option<Self::Item>
     where
         Self::Item: Ord,
@@ -599,6 +606,7 @@ pub trait ParallelIterator: Sized + Send {
     ///
     /// assert_eq!([-3, 1, 2].par_iter().min_by(|a, b| b.cmp(a)), Some(&2));
     /// ```
+    #[inline]
     fn min_by<F>(self, f: F) -> Option<Self::Item>
     where
         F: Sync + Send + Fn(&Self::Item, &Self::Item) -> Ordering,
@@ -613,6 +621,7 @@ pub trait ParallelIterator: Sized + Send {
     ///
     /// assert_eq!([-3i32, 1, 2].par_iter().min_by_key(|x| x.abs()), Some(&1));
     /// ```
+    #[inline]
     fn min_by_key<K, F>(self, f: F) -> Option<Self::Item>
     where
         K: Ord + Send,
@@ -628,6 +637,7 @@ pub trait ParallelIterator: Sized + Send {
     ///
     /// assert_eq!([3, 1, 2].par_iter().max(), Some(&3));
     /// ```
+    #[inline]
     fn max(self) -> Option<Self::Item>
     where
         Self::Item: Ord,
@@ -642,6 +652,7 @@ pub trait ParallelIterator: Sized + Send {
     ///
     /// assert_eq!([-3, 1, 2].par_iter().max_by(|a, b| b.cmp(a)), Some(&-3));
     /// ```
+    #[inline]
     fn max_by<F>(self, f: F) -> Option<Self::Item>
     where
         F: Sync + Send + Fn(&Self::Item, &Self::Item) -> Ordering,
@@ -656,6 +667,7 @@ pub trait ParallelIterator: Sized + Send {
     ///
     /// assert_eq!([-3i32, 1, 2].par_iter().max_by_key(|x| x.abs()), Some(&-3));
     /// ```
+    #[inline]
     fn max_by_key<K, F>(self, f: F) -> Option<Self::Item>
     where
         K: Ord + Send,

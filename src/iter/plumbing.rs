@@ -101,6 +101,7 @@ impl crate::plumbing::IndexedDriver for Driver {
 /// assert_eq!(EvenNumbers(4).sum::<u32>(), 12);
 /// assert_eq!(EvenNumbers(3).collect::<Vec<_>>(), [0, 2, 4]);
 /// ```
+#[inline]
 pub fn bridge_producer_consumer<P, C>(len: usize, producer: P, consumer: C) -> C::Result
 where
     P: Producer,

@@ -47,6 +47,7 @@ impl<'data, T: Sync> Chunks<'data, T> {
 impl<'data, T: Sync> ParallelIterator for Chunks<'data, T> {
     type Item = &'data [T];
 
+    #[inline]
     fn drive_unindexed<C: UnindexedConsumer<Self::Item>>(self, consumer: C) -> C::Result {
         bridge(self, consumer)
     }
@@ -57,6 +58,7 @@ impl<'data, T: Sync> ParallelIterator for Chunks<'data, T> {
 }
 
 impl<'data, T: Sync> IndexedParallelIterator for Chunks<'data, T> {
+    #[inline]
     fn drive<C: Consumer<Self::Item>>(self, consumer: C) -> C::Result {
         bridge(self, consumer)
     }
@@ -65,6 +67,7 @@ impl<'data, T: Sync> IndexedParallelIterator for Chunks<'data, T> {
         self.slice.len().div_ceil(self.size)
     }
 
+    #[inline]
     fn with_producer<CB: ProducerCallback<Self::Item>>(self, callback: CB) -> CB::Output {
         callback.callback(ChunksProducer {
             slice: self.slice,
@@ -130,6 +133,7 @@ impl<'data, T: Send> ChunksMut<'data, T> {
 impl<'data, T: Send> ParallelIterator for ChunksMut<'data, T> {
     type Item = &'data mut [T];
 
+    #[inline]
     fn drive_unindexed<C: UnindexedConsumer<Self::Item>>(self, consumer: C) -> C::Result {
         bridge(self, consumer)
     }
@@ -140,6 +144,7 @@ impl<'data, T: Send> ParallelIterator for ChunksMut<'data, T> {
 }
 
 impl<'data, T: Send> IndexedParallelIterator for ChunksMut<'data, T> {
+    #[inline]
     fn drive<C: Consumer<Self::Item>>(self, consumer: C) -> C::Result {
         bridge(self, consumer)
     }
@@ -148,6 +153,7 @@ impl<'data, T: Send> IndexedParallelIterator for ChunksMut<'data, T> {
         self.slice.len().div_ceil(self.size)
     }
 
+    #[inline]
     fn with_producer<CB: ProducerCallback<Self::Item>>(self, callback: CB) -> CB::Output {
         callback.callback(ChunksMutProducer {
             slice: self.slice,

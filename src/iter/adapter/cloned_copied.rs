@@ -36,6 +36,7 @@ where
 {
     type Item = T;
 
+    #[inline]
     fn drive_unindexed<C: UnindexedConsumer<T>>(self, consumer: C) -> C::Result {
         self.base.map(T::clone).drive_unindexed(consumer)
     }
@@ -50,6 +51,7 @@ where
     I: IndexedParallelIterator<Item = &'a T>,
     T: 'a + Clone + Send + Sync,
 {
+    #[inline]
     fn drive<C: Consumer<T>>(self, consumer: C) -> C::Result {
         bridge(self, consumer)
     }
@@ -58,6 +60,7 @@ where
         self.base.len()
     }
 
+    #[inline]
     fn with_producer<CB: ProducerCallback<T>>(self, callback: CB) -> CB::Output {
         let kind = ByClone;
         self.base.with_producer(OwningCallback { callback, kind })
@@ -96,6 +99,7 @@ where
 {
     type Item = T;
 
+    #[inline]
     fn drive_unindexed<C: UnindexedConsumer<T>>(self, consumer: C) -> C::Result {
         self.base.map(copy).drive_unindexed(consumer)
     }
@@ -110,6 +114,7 @@ where
     I: IndexedParallelIterator<Item = &'a T>,
     T: 'a + Copy + Send + Sync,
 {
+    #[inline]
     fn drive<C: Consumer<T>>(self, consumer: C) -> C::Result {
         bridge(self, consumer)
     }
@@ -118,6 +123,7 @@ where
         self.base.len()
     }
 
+    #[inline]
     fn with_producer<CB: ProducerCallback<T>>(self, callback: CB) -> CB::Output {
         let kind = ByCopy;
         self.base.with_producer(OwningCallback { callback, kind })

@@ -29,6 +29,7 @@ impl<I> Enumerate<I> {
 impl<I: IndexedParallelIterator> ParallelIterator for Enumerate<I> {
     type Item = (usize, I::Item);
 
+    #[inline]
     fn drive_unindexed<C: UnindexedConsumer<Self::Item>>(self, consumer: C) -> C::Result {
         bridge(self, consumer)
     }
@@ -39,6 +40,7 @@ impl<I: IndexedParallelIterator> ParallelIterator for Enumerate<I> {
 }
 
 impl<I: IndexedParallelIterator> IndexedParallelIterator for Enumerate<I> {
+    #[inline]
     fn drive<C: Consumer<Self::Item>>(self, consumer: C) -> C::Result {
         bridge(self, consumer)
     }
@@ -47,6 +49,7 @@ impl<I: IndexedParallelIterator> IndexedParallelIterator for Enumerate<I> {
         self.base.len()
     }
 
+    #[inline]
     fn with_producer<CB: ProducerCallback<Self::Item>>(self, callback: CB) -> CB::Output {
         self.base.with_producer(EnumerateCallback { callback })
     }

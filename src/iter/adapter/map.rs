@@ -41,6 +41,7 @@ where
 {
     type Item = R;
 
+    #[inline]
     fn drive_unindexed<C: UnindexedConsumer<R>>(self, consumer: C) -> C::Result {
         let map_op = &self.map_op;
         self.base.drive_unindexed(MapConsumer {
@@ -65,6 +66,7 @@ where
     F: Fn(I::Item) -> R + Sync + Send,
     R: Send,
 {
+    #[inline]
     fn drive<C: Consumer<R>>(self, consumer: C) -> C::Result {
         let map_op = &self.map_op;
         self.base.drive(MapConsumer {
@@ -77,6 +79,7 @@ where
         self.base.len()
     }
 
+    #[inline]
     fn with_producer<CB: ProducerCallback<R>>(self, callback: CB) -> CB::Output {
         let map_op = &self.map_op;
         self.base.with_producer(MapCallback { callback, map_op })

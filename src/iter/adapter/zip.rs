@@ -32,6 +32,7 @@ where
 {
     type Item = (A::Item, B::Item);
 
+    #[inline]
     fn drive_unindexed<C: UnindexedConsumer<Self::Item>>(self, consumer: C) -> C::Result {
         bridge(self, consumer)
     }
@@ -46,6 +47,7 @@ where
     A: IndexedParallelIterator,
     B: IndexedParallelIterator,
 {
+    #[inline]
     fn drive<C: Consumer<Self::Item>>(self, consumer: C) -> C::Result {
         bridge(self, consumer)
     }
@@ -54,6 +56,7 @@ where
         Ord::min(self.a.len(), self.b.len())
     }
 
+    #[inline]
     fn with_producer<CB: ProducerCallback<Self::Item>>(self, callback: CB) -> CB::Output {
         self.a.with_producer(OuterCallback {
             callback,
@@ -200,6 +203,7 @@ where
 {
     type Item = (A::Item, B::Item);
 
+    #[inline]
     fn drive_unindexed<C: UnindexedConsumer<Self::Item>>(self, consumer: C) -> C::Result {
         bridge(self.zip, consumer)
     }
@@ -214,6 +218,7 @@ where
     A: IndexedParallelIterator,
     B: IndexedParallelIterator,
 {
+    #[inline]
     fn drive<C: Consumer<Self::Item>>(self, consumer: C) -> C::Result {
         bridge(self.zip, consumer)
     }
@@ -222,6 +227,7 @@ where
         self.zip.len()
     }
 
+    #[inline]
     fn with_producer<CB: ProducerCallback<Self::Item>>(self, callback: CB) -> CB::Output {
         self.zip.with_producer(callback)
     }

@@ -3,6 +3,7 @@
 use crate::iter::ParallelIterator;
 use crate::plumbing::{Consumer, Folder, Reducer, UnindexedConsumer};
 
+#[inline]
 pub(crate) fn for_each<I, F>(par_iter: I, op: &F)
 where
     I: ParallelIterator,
@@ -85,5 +86,6 @@ where
 pub(crate) struct NoopReducer;
 
 impl Reducer<()> for NoopReducer {
+    #[inline]
     fn reduce(self, _left: (), _right: ()) {}
 }

@@ -7,6 +7,7 @@ use crate::iter::ParallelIterator;
 
 use super::reduce::reduce_with;
 
+#[inline]
 pub(crate) fn min<I>(par_iter: I) -> Option<I::Item>
 where
     I: ParallelIterator,
@@ -15,6 +16,7 @@ where
     reduce_with(par_iter, &|a, b| keep_first_min(&Ord::cmp, a, b))
 }
 
+#[inline]
 pub(crate) fn max<I>(par_iter: I) -> Option<I::Item>
 where
     I: ParallelIterator,
@@ -41,6 +43,7 @@ fn keep_last_max<T>(compare: &impl Fn(&T, &T) -> Ordering, a: T, b: T) -> T {
     }
 }
 
+#[inline]
 pub(crate) fn min_by<I, F>(par_iter: I, compare: &F) -> Option<I::Item>
 where
     I: ParallelIterator,
@@ -49,6 +52,7 @@ where
     reduce_with(par_iter, &|a, b| keep_first_min(compare, a, b))
 }
 
+#[inline]
 pub(crate) fn max_by<I, F>(par_iter: I, compare: &F) -> Option<I::Item>
 where
     I: ParallelIterator,
@@ -57,6 +61,7 @@ where
     reduce_with(par_iter, &|a, b| keep_last_max(compare, a, b))
 }
 
+#[inline]
 pub(crate) fn min_by_key<I, K, F>(par_iter: I, key: &F) -> Option<I::Item>
 where
     I: ParallelIterator,
@@ -67,6 +72,7 @@ where
     min_by(keyed, &|a: &(K, I::Item), b: &(K, I::Item)| a.0.cmp(&b.0)).map(|(_, item)| item)
 }
 
+#[inline]
 pub(crate) fn max_by_key<I, K, F>(par_iter: I, key: &F) -> Option<I::Item>
 where
     I: ParallelIterator,

@@ -5,6 +5,7 @@ use super::fold_items;
 use crate::iter::ParallelIterator;
 use crate::plumbing::{Consumer, Folder, Reducer, UnindexedConsumer};
 
+#[inline]
 pub(crate) fn reduce<I, ID, OP>(par_iter: I, identity: &ID, op: &OP) -> I::Item
 where
     I: ParallelIterator,
@@ -85,6 +86,7 @@ impl<T, ID, OP> Reducer<T> for ReduceConsumer<'_, ID, OP>
 where
     OP: Fn(T, T) -> T,
 {
+    #[inline]
     fn reduce(self, left: T, right: T) -> T {
         (self.op)(left, right)
     }
@@ -123,6 +125,7 @@ where
     }
 }
 
+#[inline]
 pub(crate) fn reduce_with<I, OP>(par_iter: I, op: &OP) -> Option<I::Item>
 where
     I: ParallelIterator,
@@ -197,6 +200,7 @@ impl<T, OP> Reducer<Option<T>> for ReduceWithConsumer<'_, OP>
 where
     OP: Fn(T, T) -> T,
 {
+    #[inline]
     fn reduce(self, left: Option<T>, right: Option<T>) -> Option<T> {
         match (left, right) {
             (Some(left), Some(right)) => Some((self.op)(left, right)),

@@ -7,6 +7,7 @@ use std::marker::PhantomData;
 use crate::iter::ParallelIterator;
 use crate::plumbing::{Consumer, Folder, Reducer, UnindexedConsumer};
 
+#[inline]
 pub(crate) fn sum<I, S>(par_iter: I) -> S
 where
     I: ParallelIterator,
@@ -15,6 +16,7 @@ where
     par_iter.drive_unindexed(Accumulate::<Summing, S>::new())
 }
 
+#[inline]
 pub(crate) fn product<I, P>(par_iter: I) -> P
 where
     I: ParallelIterator,
@@ -23,6 +25,7 @@ where
     par_iter.drive_unindexed(Accumulate::<Multiplying, P>::new())
 }
 
+#[inline]
 pub(crate) fn count<I: ParallelIterator>(par_iter: I) -> usize {
     sum(par_iter.map(|_| 1usize))
 }
@@ -146,6 +149,7 @@ where
 }
 
 impl<Op: Operation<A, A>, A> Reducer<A> for Accumulate<Op, A> {
+    #[inline]
     fn reduce(self, left: A, right: A) -> A {
         <Op as Operation<A, A>>::combine(left, right)
     }

@@ -122,6 +122,7 @@ where
 {
     type Item = T;
 
+    #[inline]
     fn drive_unindexed<C: UnindexedConsumer<T>>(self, consumer: C) -> C::Result {
         match self.opt_len() {
             Some(len) => bridge_producer_consumer(len, self.producer(), consumer),
@@ -138,6 +139,7 @@ impl<T: IndexedRangeInteger> IndexedParallelIterator for Iter<T>
 where
     Range<T>: DoubleEndedIterator<Item = T>,
 {
+    #[inline]
     fn drive<C: Consumer<T>>(self, consumer: C) -> C::Result {
         bridge_producer_consumer(self.len(), self.producer(), consumer)
     }
@@ -146,6 +148,7 @@ where
         T::span(self.range.start, self.range.end) as usize
     }
 
+    #[inline]
     fn with_producer<CB: ProducerCallback<T>>(self, callback: CB) -> CB::Output {
         callback.callback(self.producer())
     }

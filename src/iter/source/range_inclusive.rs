@@ -64,6 +64,7 @@ where
 {
     type Item = T;
 
+    #[inline]
     fn drive_unindexed<C: UnindexedConsumer<T>>(self, consumer: C) -> C::Result {
         match self.parts() {
             Either::Left(range) => range.drive_unindexed(consumer),
@@ -84,6 +85,7 @@ impl<T: IndexedInclusiveInteger> IndexedParallelIterator for Iter<T>
 where
     Range<T>: DoubleEndedIterator<Item = T>,
 {
+    #[inline]
     fn drive<C: Consumer<T>>(self, consumer: C) -> C::Result {
         bridge(self, consumer)
     }
@@ -93,6 +95,7 @@ where
             .expect("the length of a small-integer range fits usize")
     }
 
+    #[inline]
     fn with_producer<CB: ProducerCallback<T>>(self, callback: CB) -> CB::Output {
         match self.parts() {
             Either::Left(range) => range.with_producer(callback),

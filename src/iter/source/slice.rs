@@ -131,6 +131,7 @@ impl<'data, T: Send + 'data> IntoParallelIterator for &'data mut Box<[T]> {
 impl<'data, T: Sync + 'data> ParallelIterator for Iter<'data, T> {
     type Item = &'data T;
 
+    #[inline]
     fn drive_unindexed<C: UnindexedConsumer<Self::Item>>(self, consumer: C) -> C::Result {
         bridge(self, consumer)
     }
@@ -141,6 +142,7 @@ impl<'data, T: Sync + 'data> ParallelIterator for Iter<'data, T> {
 }
 
 impl<'data, T: Sync + 'data> IndexedParallelIterator for Iter<'data, T> {
+    #[inline]
     fn drive<C: Consumer<Self::Item>>(self, consumer: C) -> C::Result {
         bridge(self, consumer)
     }
@@ -149,6 +151,7 @@ impl<'data, T: Sync + 'data> IndexedParallelIterator for Iter<'data, T> {
         self.slice.len()
     }
 
+    #[inline]
     fn with_producer<CB: ProducerCallback<Self::Item>>(self, callback: CB) -> CB::Output {
         callback.callback(SliceProducer { slice: self.slice })
     }
@@ -157,6 +160,7 @@ impl<'data, T: Sync + 'data> IndexedParallelIterator for Iter<'data, T> {
 impl<'data, T: Send + 'data> ParallelIterator for IterMut<'data, T> {
     type Item = &'data mut T;
 
+    #[inline]
     fn drive_unindexed<C: UnindexedConsumer<Self::Item>>(self, consumer: C) -> C::Result {
         bridge(self, consumer)
     }
@@ -167,6 +171,7 @@ impl<'data, T: Send + 'data> ParallelIterator for IterMut<'data, T> {
 }
 
 impl<'data, T: Send + 'data> IndexedParallelIterator for IterMut<'data, T> {
+    #[inline]
     fn drive<C: Consumer<Self::Item>>(self, consumer: C) -> C::Result {
         bridge(self, consumer)
     }
@@ -175,6 +180,7 @@ impl<'data, T: Send + 'data> IndexedParallelIterator for IterMut<'data, T> {
         self.slice.len()
     }
 
+    #[inline]
     fn with_producer<CB: ProducerCallback<Self::Item>>(self, callback: CB) -> CB::Output {
         callback.callback(SliceMutProducer { slice: self.slice })
     }

@@ -52,6 +52,7 @@ impl<T: Send> IntoParallelIterator for Box<[T]> {
 impl<T: Send> ParallelIterator for IntoIter<T> {
     type Item = T;
 
+    #[inline]
     fn drive_unindexed<C: UnindexedConsumer<T>>(self, consumer: C) -> C::Result {
         bridge(self, consumer)
     }
@@ -62,6 +63,7 @@ impl<T: Send> ParallelIterator for IntoIter<T> {
 }
 
 impl<T: Send> IndexedParallelIterator for IntoIter<T> {
+    #[inline]
     fn drive<C: Consumer<T>>(self, consumer: C) -> C::Result {
         bridge(self, consumer)
     }
@@ -70,6 +72,7 @@ impl<T: Send> IndexedParallelIterator for IntoIter<T> {
         self.vec.len()
     }
 
+    #[inline]
     fn with_producer<CB: ProducerCallback<T>>(mut self, callback: CB) -> CB::Output {
         let len = self.vec.len();
         Drain::new(&mut self.vec, 0..len).with_producer(callback)
@@ -110,6 +113,7 @@ impl<'data, T: Send> Drain<'data, T> {
 impl<T: Send> ParallelIterator for Drain<'_, T> {
     type Item = T;
 
+    #[inline]
     fn drive_unindexed<C: UnindexedConsumer<T>>(self, consumer: C) -> C::Result {
         bridge(self, consumer)
     }
@@ -120,6 +124,7 @@ impl<T: Send> ParallelIterator for Drain<'_, T> {
 }
 
 impl<T: Send> IndexedParallelIterator for Drain<'_, T> {
+    #[inline]
     fn drive<C: Consumer<T>>(self, consumer: C) -> C::Result {
         bridge(self, consumer)
     }
@@ -128,6 +133,7 @@ impl<T: Send> IndexedParallelIterator for Drain<'_, T> {
         self.range.len()
     }
 
+    #[inline]
     fn with_producer<CB: ProducerCallback<T>>(mut self, callback: CB) -> CB::Output {
         let Range { start, end } = self.range;
         self.produced_from = Some(self.vec.len());

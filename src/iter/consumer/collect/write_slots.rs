@@ -20,7 +20,7 @@
 
 use std::marker::PhantomData;
 use std::mem::{ManuallyDrop, MaybeUninit};
-use std::{ptr, slice};
+use std::ptr;
 
 use crate::plumbing::{Consumer, Folder, Reducer, UnindexedConsumer};
 
@@ -202,29 +202,30 @@ impl<'c, T> Folder<T> for WrittenSlots<'c, T> {
     where
         I: IntoIterator<Item = T>,
     {
-        // The loop keeps its position in a local guard (a register), not in `self`, so it
-        // compiles to a plain store loop; the guard records progress even on a panic.
-        // SAFETY: the slots after the first `written` are in this value's run (struct
-        // invariant), uninitialised and accessed by nobody else; the slice lives only as
-        // long as this call, during which `self` is not used otherwise (the guard only
-        // updates `written`).
-        let free = unsafe {
-            let run = &self.run;
-            slice::from_raw_parts_mut(run.start.add(self.written), run.len - self.written)
-        }
-        .iter_mut();
-        let mut guard = WriteGuard {
-            offered: free.len(),
-            free,
+        // At most the free slots' count of items, through `take`: std runs `take` over a
+        // random-access iterator (ranges, slices, and `map`s of them) as one counted loop
+        // with no exit test per item, which LLVM unrolls like a sequential `collect`; other
+        // iterators keep their own `fold`. The count lives in a local guard (a register),
+        // which records it in `written` even if an item's closure panics.
+        let free = self.run.len - self.written;
+        // `wrapping_add` stays in bounds (`written <= len`); it only avoids `unsafe` here.
+        let first = self.run.start.wrapping_add(self.written);
+        let mut guard = CountGuard {
+            count: 0,
             written: &mut self.written,
         };
-        iter.into_iter().for_each(|item| match guard.free.next() {
-            Some(slot) => {
-                slot.write(item);
-            }
-            None => too_many_items(),
+        let mut iter = iter.into_iter();
+        iter.by_ref().take(free).for_each(|item| {
+            // SAFETY: `take(free)` yields at most `free` items, so `count < free` here, and
+            // the slot `first + count` is one of this value's run's free slots (struct
+            // invariant), uninitialised and accessed by nobody else.
+            unsafe { first.add(guard.count).write(MaybeUninit::new(item)) };
+            guard.count += 1;
         });
         drop(guard);
+        if iter.next().is_some() {
+            too_many_items();
+        }
         self
     }
 
@@ -237,18 +238,15 @@ impl<'c, T> Folder<T> for WrittenSlots<'c, T> {
     }
 }
 
-/// Counts the slots taken from `free` into `written` when dropped (normally or by a panic).
-struct WriteGuard<'a, 'c, T> {
-    free: slice::IterMut<'c, MaybeUninit<T>>,
-    /// `free.len()` when the guard was made.
-    offered: usize,
+/// Adds the items written so far to `written` when dropped (normally or by a panic).
+struct CountGuard<'a> {
+    count: usize,
     written: &'a mut usize,
 }
 
-impl<T> Drop for WriteGuard<'_, '_, T> {
+impl Drop for CountGuard<'_> {
     fn drop(&mut self) {
-        // Every slot taken from `free` was written before the next one was taken.
-        *self.written += self.offered - self.free.len();
+        *self.written += self.count;
     }
 }
 
