@@ -39,7 +39,7 @@ WEFT_BREADTH_N=$breadth_n WEFT_BENCH_ROUNDS=$rounds WEFT_BENCH_TSV=$tsv "$breadt
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 
 commit=$(git rev-parse --short HEAD)
-git diff --quiet HEAD -- src benches Cargo.toml || commit="$commit (with uncommitted changes)"
+git diff --quiet HEAD -- src benches Cargo.toml ':!benches/RESULTS.md' || commit="$commit (with uncommitted changes)"
 cpu=$(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //')
 {
   echo "<!-- generated:begin -->"
@@ -56,7 +56,9 @@ cpu=$(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //')
   echo "\`huge-*\`: with the huge-page advice (weft: a pool with \`huge_pages(true)\`); the"
   echo "default is off. \`floor-2\`: two bare threads, no library (the machine's limit);"
   echo "\`floor-1\`: the sequential nested loop plus one thread-local read and compare per inner"
-  echo "loop (the least a per-loop decision costs); \`chili\`: the chili heartbeat scheduler."
+  echo "loop (the least a per-loop decision costs), and for the histogram the sequential fold"
+  echo "into an accumulator whose length the loop cannot see (as in a parallel fold's leaf);"
+  echo "\`chili\`: the chili heartbeat scheduler."
   echo
   echo "| row | best sequential | seq-std | weft 1 | Rayon 1 | weft 2 | Rayon 2 | huge-seq | huge-weft 1 | huge-weft 2 | floor-1 | floor-2 | chili 1 | chili 2 |"
   echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"

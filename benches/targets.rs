@@ -14,7 +14,9 @@
 //! second half down after it; half of the chunks each; one subtree each), no library: the
 //! machine's practical limit for the 2-thread ratio. The nested loops also time `floor-1`:
 //! the sequential loop plus one thread-local read and compare per inner loop, the least a
-//! library deciding at each inner loop how to run it can add. The tree sum also times chili
+//! library deciding at each inner loop how to run it can add; the histogram's `floor-1` is
+//! the sequential fold with an accumulator whose length the loop cannot see, as in a
+//! parallel fold's leaf, whose identity runs elsewhere. The tree sum also times chili
 //! (`chili-1`, `chili-2`), a heartbeat scheduler whose `join` is built to cost next to
 //! nothing when nobody steals.
 //!
@@ -579,6 +581,18 @@ fn reductions(pools: &Pools, rounds: usize, n: usize) {
         move || digest(&weft_side::histogram(black_box(v))),
         move || digest(&rayon_side::histogram(black_box(v))),
     ));
+    // The sequential fold as a parallel fold's leaf sees it: the accumulator comes from an
+    // identity called elsewhere, so the loop cannot know it has 256 buckets and keeps the
+    // bounds check the sequential code drops.
+    list.push(timed("floor-1", move || {
+        let h = black_box(v)
+            .iter()
+            .fold(black_box(vec![0u64; 256]), |mut h, &x| {
+                h[(x % 256) as usize] += 1;
+                h
+            });
+        digest(&h)
+    }));
     row("histogram_fold_vec", list, rounds);
 
     for chunk in [16, 256] {
