@@ -140,6 +140,13 @@ impl ChunkLimits {
         }
     }
 
+    /// The longest piece a chunk may be (Rayon's bound for a `with_max_len` below
+    /// `2 * min_len - 1`): `max_len`, or `2 * min_len - 1` if that is longer.
+    #[inline]
+    fn longest_piece(&self) -> u32 {
+        self.max_len.max(self.min_len.saturating_mul(2) - 1)
+    }
+
     /// Whether `left` items, what is left after a claim, are a crumb that no thief can take
     /// (`0 < left < min_len`) and the claim must take along.
     #[inline]
@@ -174,6 +181,11 @@ pub(crate) struct OwnerCursor {
     claim_floor: u32,
     /// The last block took at least half the target: items are slow.
     slow: bool,
+    /// The length of a chunk the owner has claimed from the word but not handed out yet:
+    /// the indices `low - pending..low`, returned by the next `take_chunk`. Non-zero only
+    /// after a claim took along a crumb that would have made its chunk longer than any
+    /// piece may be (see `StealRange::take_chunk`).
+    pending: u32,
     limits: ChunkLimits,
 }
 
@@ -199,6 +211,7 @@ impl OwnerCursor {
             block_len: u32::MAX,
             claim_floor: 0,
             slow: false,
+            pending: 0,
             limits,
         }
     }
@@ -256,6 +269,15 @@ impl StealRange {
     /// One `fetch_add` per chunk; none at all once exhausted. Linearizes at the `fetch_add`.
     #[inline]
     pub(crate) fn take_chunk(&self, cursor: &mut OwnerCursor) -> Option<Chunk> {
+        if cursor.pending > 0 {
+            // Claimed with the previous chunk already (below): no atomic.
+            let indices = cursor.low - cursor.pending..cursor.low;
+            cursor.pending = 0;
+            return Some(Chunk {
+                indices,
+                steal_observed: false,
+            });
+        }
         let len = cursor.next_claim_len()?;
         // ORDERING: Relaxed: only the word's value matters, and an RMW reads the latest value
         // whatever the ordering (see the table). Races with the CAS in `steal_half`.
@@ -270,7 +292,18 @@ impl StealRange {
             // ORDERING: Relaxed, as above; no thief's CAS can succeed on what is left.
             self.word.fetch_add(u64::from(crumb), Ordering::Relaxed);
             cursor.low += crumb;
-            chunk.indices.end += crumb;
+            let total = chunk.indices.len() as u32 + crumb;
+            if total > self.limits.longest_piece() {
+                // The chunk and its crumb are longer than any piece may be (a claim of
+                // `max_len` that thieves left a crumb above): they make two chunks, the
+                // last exactly `min_len` long, the first `total - min_len`, which is at
+                // least `min_len` (`total > 2 * min_len - 1`) and below `max_len` (the
+                // crumb is under `min_len`).
+                cursor.pending = self.limits.min_len;
+                chunk.indices.end = cursor.low - cursor.pending;
+            } else {
+                chunk.indices.end += crumb;
+            }
         }
         Some(chunk)
     }
@@ -347,9 +380,10 @@ impl StealRange {
 }
 
 impl OwnerCursor {
-    /// An upper bound on what the owner has not claimed yet (thieves may have taken some).
+    /// An upper bound on what the owner has not claimed yet (thieves may have taken some),
+    /// with a chunk it claimed but has not taken yet (`pending`).
     pub(crate) fn remaining(&self) -> u32 {
-        self.high_seen.saturating_sub(self.low)
+        self.high_seen.saturating_sub(self.low) + self.pending
     }
 
     /// How many of the `left` items still to fold in the current chunk the owner folds

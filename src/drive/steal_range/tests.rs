@@ -290,6 +290,38 @@ fn a_claim_takes_along_the_crumb_that_steals_left() {
 }
 
 #[test]
+fn a_crumb_that_would_make_a_chunk_too_long_gets_a_chunk_of_min_len() {
+    // The owner claims `max_len` (40) from what it saw (360 left), but thieves have left it
+    // 45: the crumb of 5 cannot go alone (under `min_len`) nor along (45 > `max_len`, and
+    // `2 * min_len - 1` = 19), so the claim becomes 35 and the last 10 a chunk of their own.
+    // (Found by `with_min_len_wins_over_a_smaller_with_max_len`, once in about 150 runs
+    // under load: a `fold` piece of 3935 items with `max_len` 2979 and `min_len` 1332.)
+    let (range, mut cursor) = StealRange::new(0..430, ChunkLimits::new(10, 40));
+    let first: Vec<_> = (0..3)
+        .map(|_| range.take_chunk(&mut cursor).unwrap())
+        .collect();
+    assert_eq!(lens(&first), [10, 20, 40]);
+    assert_eq!(range.steal_half(), Some(250..430));
+    assert_eq!(range.steal_half(), Some(160..250));
+    assert_eq!(range.steal_half(), Some(115..160));
+    let chunk = range.take_chunk(&mut cursor).unwrap();
+    assert_eq!(chunk.indices, 70..105);
+    assert!(chunk.steal_observed);
+    assert!(range.is_exhausted(), "the crumb is claimed with the chunk");
+    assert_eq!(
+        cursor.remaining(),
+        10,
+        "the last chunk is still the owner's to take"
+    );
+    assert_eq!(range.steal_half(), None);
+    let last = range.take_chunk(&mut cursor).unwrap();
+    assert_eq!(last.indices, 105..115);
+    assert!(!last.steal_observed);
+    assert_eq!(cursor.remaining(), 0);
+    assert_eq!(range.take_chunk(&mut cursor), None);
+}
+
+#[test]
 fn thieves_take_the_upper_half_rounded_down() {
     let (range, _cursor) = StealRange::new(0..10, ChunkLimits::DEFAULT);
     let steals: Vec<_> = std::iter::from_fn(|| range.steal_half()).collect();
