@@ -222,8 +222,11 @@ impl<'c, T> Folder<T> for WrittenSlots<'c, T> {
             unsafe { first.add(guard.count).write(MaybeUninit::new(item)) };
             guard.count += 1;
         });
+        // Only a loop stopped by the count may have left items behind: an iterator that
+        // ended first is not asked again (it need not be fused).
+        let filled = guard.count == free;
         drop(guard);
-        if iter.next().is_some() {
+        if filled && iter.next().is_some() {
             too_many_items();
         }
         self
