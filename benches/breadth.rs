@@ -6,7 +6,10 @@
 //!
 //! `cargo bench --bench breadth` times every kernel, all four contenders interleaved
 //! round-robin (see `interleave/mod.rs`), and prints weft's median time over Rayon's at 1
-//! and 2 threads (below 1: weft faster), the ratio of the fastest calls in brackets.
+//! and 2 threads (below 1: weft faster), the ratio of the fastest samples in brackets. A
+//! sample is one untimed call, then as many timed calls as fill about 4 ms (the same count
+//! for all four), averaged: a lone call after the round's pause measured a cold cache and
+//! predictor and swung 20-50% between runs on kernels of a millisecond.
 //! Before timing, each contender runs the kernel once on fresh inputs and the digests must
 //! agree. Environment: `WEFT_BENCH_ROUNDS` (default 15), `WEFT_BENCH_ONLY=max,unzip`,
 //! `WEFT_BREADTH_N` (items, default 2·10^6), and `WEFT_BREADTH_ONE=kernel:contender`
@@ -122,6 +125,9 @@ fn input(n: usize) -> Input {
 
 const CONTENDERS: [&str; 4] = ["weft-1", "rayon-1", "weft-2", "rayon-2"];
 
+/// The least time one sample of a kernel runs: its calls are repeated until they fill it.
+const SAMPLE: std::time::Duration = std::time::Duration::from_millis(4);
+
 fn main() {
     let env = |name: &str| std::env::var(name).ok();
     let n: usize = env("WEFT_BREADTH_N")
@@ -198,10 +204,27 @@ fn main() {
             continue;
         }
         let mut scratch: Vec<Vec<u64>> = CONTENDERS.iter().map(|_| input.v.clone()).collect();
-        let times = interleave::round_robin(CONTENDERS.len(), rounds, |c| {
+        // Calls per sample: enough for about 4 ms, from the slower library's call at one thread
+        // (so both get the same count), at most 64.
+        let once = |c: usize, scratch: &mut [u64]| {
             let start = Instant::now();
-            black_box(call(c, k, &mut scratch[c]));
+            black_box(call(c, k, scratch));
             start.elapsed()
+        };
+        let probe = (0..2)
+            .map(|c| once(c, &mut scratch[c]).min(once(c, &mut scratch[c])))
+            .max()
+            .unwrap();
+        let calls = (SAMPLE.as_nanos() / probe.as_nanos().max(1)).clamp(1, 64) as u32;
+        let times = interleave::round_robin(CONTENDERS.len(), rounds, |c| {
+            // One untimed call first: after the pause, the sample measures the kernel in a
+            // warm cache and predictor, as a program calling it in a loop sees it.
+            black_box(call(c, k, &mut scratch[c]));
+            let start = Instant::now();
+            for _ in 0..calls {
+                black_box(call(c, k, &mut scratch[c]));
+            }
+            start.elapsed() / calls
         });
         let ratio = |weft: usize| {
             let median = interleave::median(&times[weft]) / interleave::median(&times[weft + 1]);

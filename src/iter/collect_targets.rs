@@ -138,18 +138,12 @@ where
 /// parallel too), and neighbouring lists are joined in order, each join O(1).
 impl<T: Send> FromParallelIterator<T> for LinkedList<T> {
     fn from_par_iter<I: IntoParallelIterator<Item = T>>(par_iter: I) -> Self {
-        let push = |mut list: LinkedList<T>, item| {
-            list.push_back(item);
-            list
-        };
-        let join = |mut front: LinkedList<T>, mut back: LinkedList<T>| {
-            front.append(&mut back);
-            front
-        };
-        par_iter
-            .into_par_iter()
-            .fold(LinkedList::new, push)
-            .reduce(LinkedList::new, join)
+        let pieces: LinkedList<LinkedList<T>> = collect_piece_list(par_iter.into_par_iter());
+        let mut list = LinkedList::new();
+        for mut piece in pieces {
+            list.append(&mut piece);
+        }
+        list
     }
 }
 

@@ -49,7 +49,7 @@ where
     I: ParallelIterator,
     F: Fn(&I::Item, &I::Item) -> Ordering + Sync,
 {
-    reduce_with(par_iter, &|a, b| keep_first_min(compare, a, b))
+    reduce_with(par_iter, &move |a, b| keep_first_min(compare, a, b))
 }
 
 #[inline]
@@ -58,7 +58,7 @@ where
     I: ParallelIterator,
     F: Fn(&I::Item, &I::Item) -> Ordering + Sync,
 {
-    reduce_with(par_iter, &|a, b| keep_last_max(compare, a, b))
+    reduce_with(par_iter, &move |a, b| keep_last_max(compare, a, b))
 }
 
 #[inline]
@@ -68,7 +68,7 @@ where
     K: Ord + Send,
     F: Fn(&I::Item) -> K + Sync,
 {
-    let keyed = par_iter.map(|item| (key(&item), item));
+    let keyed = par_iter.map(move |item| (key(&item), item));
     min_by(keyed, &|a: &(K, I::Item), b: &(K, I::Item)| a.0.cmp(&b.0)).map(|(_, item)| item)
 }
 
@@ -79,6 +79,6 @@ where
     K: Ord + Send,
     F: Fn(&I::Item) -> K + Sync,
 {
-    let keyed = par_iter.map(|item| (key(&item), item));
+    let keyed = par_iter.map(move |item| (key(&item), item));
     max_by(keyed, &|a: &(K, I::Item), b: &(K, I::Item)| a.0.cmp(&b.0)).map(|(_, item)| item)
 }

@@ -60,7 +60,7 @@ where
     I: ParallelIterator,
     P: Fn(I::Item) -> bool + Sync,
 {
-    find::find_map_any(par_iter.map(|item| predicate(item).then_some(()))).is_some()
+    find::find_map_any(par_iter.map(move |item| predicate(item).then_some(()))).is_some()
 }
 
 pub(crate) fn all<I, P>(par_iter: I, predicate: &P) -> bool
@@ -68,7 +68,7 @@ where
     I: ParallelIterator,
     P: Fn(I::Item) -> bool + Sync,
 {
-    !any(par_iter, &|item| !predicate(item))
+    !any(par_iter, &move |item| !predicate(item))
 }
 
 /// `Some(item)` if `predicate(&item)`.
@@ -85,7 +85,7 @@ where
     I: ParallelIterator,
     P: Fn(&I::Item) -> bool + Sync,
 {
-    find::find_map_any(par_iter.map(|item| keep_if(predicate, item)))
+    find::find_map_any(par_iter.map(move |item| keep_if(predicate, item)))
 }
 
 pub(crate) fn find_first<I, P>(par_iter: I, predicate: &P) -> Option<I::Item>
@@ -93,7 +93,7 @@ where
     I: ParallelIterator,
     P: Fn(&I::Item) -> bool + Sync,
 {
-    find::find_map_first(par_iter.map(|item| keep_if(predicate, item)))
+    find::find_map_first(par_iter.map(move |item| keep_if(predicate, item)))
 }
 
 pub(crate) fn find_last<I, P>(par_iter: I, predicate: &P) -> Option<I::Item>
@@ -101,7 +101,7 @@ where
     I: ParallelIterator,
     P: Fn(&I::Item) -> bool + Sync,
 {
-    find::find_map_last(par_iter.map(|item| keep_if(predicate, item)))
+    find::find_map_last(par_iter.map(move |item| keep_if(predicate, item)))
 }
 
 /// Which match a `position_*` wants.
@@ -121,7 +121,7 @@ where
 {
     let matches = par_iter
         .enumerate()
-        .map(|(index, item)| predicate(item).then_some(index));
+        .map(move |(index, item)| predicate(item).then_some(index));
     match which {
         Which::Any => find::find_map_any(matches),
         Which::First => find::find_map_first(matches),

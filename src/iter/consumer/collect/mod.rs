@@ -192,6 +192,20 @@ impl Piece<char> for String {
     }
 }
 
+/// A leaf's nodes, linked by `extend` (each `push_back` through `&mut`): a `fold` that
+/// takes and returns the list per item kept it in stack slots that a 16-byte load read back
+/// from two 8-byte stores, a store-forwarding stall per item (1.4x Rayon's time collecting
+/// 5*10^5 `u64`s).
+impl<T: Send> Piece<T> for LinkedList<T> {
+    fn is_empty(&self) -> bool {
+        self.is_empty()
+    }
+
+    fn has_buffer(&self) -> bool {
+        !self.is_empty()
+    }
+}
+
 /// Each leaf collects into a piece `C`; neighbouring results are linked in order.
 struct PieceListConsumer<C>(PhantomData<fn() -> C>);
 
