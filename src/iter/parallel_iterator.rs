@@ -143,7 +143,7 @@ pub trait ParallelIterator: Sized + Send {
         OP: Fn(Self::Item) -> R + Sync + Send,
         R: Try<Output = ()> + Send,
     {
-        consumer::try_for_each(self, &op)
+        consumer::try_for_each(self, op)
     }
 
     /// `try_for_each` with `&mut` to a clone of `init` per piece.
@@ -611,7 +611,7 @@ pub trait ParallelIterator: Sized + Send {
     where
         F: Sync + Send + Fn(&Self::Item, &Self::Item) -> Ordering,
     {
-        consumer::min_max::min_by(self, &f)
+        consumer::min_max::min_by(self, f)
     }
 
     /// The item with the smallest key.
@@ -627,7 +627,7 @@ pub trait ParallelIterator: Sized + Send {
         K: Ord + Send,
         F: Sync + Send + Fn(&Self::Item) -> K,
     {
-        consumer::min_max::min_by_key(self, &f)
+        consumer::min_max::min_by_key(self, f)
     }
 
     /// The largest item (the last one if several are equal).
@@ -657,7 +657,7 @@ pub trait ParallelIterator: Sized + Send {
     where
         F: Sync + Send + Fn(&Self::Item, &Self::Item) -> Ordering,
     {
-        consumer::min_max::max_by(self, &f)
+        consumer::min_max::max_by(self, f)
     }
 
     /// The item with the largest key.
@@ -673,7 +673,7 @@ pub trait ParallelIterator: Sized + Send {
         K: Ord + Send,
         F: Sync + Send + Fn(&Self::Item) -> K,
     {
-        consumer::min_max::max_by_key(self, &f)
+        consumer::min_max::max_by_key(self, f)
     }
 
     /// The items of `self`, then those of `chain`.
@@ -702,7 +702,7 @@ pub trait ParallelIterator: Sized + Send {
     where
         P: Fn(&Self::Item) -> bool + Sync + Send,
     {
-        consumer::find_any(self, &predicate)
+        consumer::find_any(self, predicate)
     }
 
     /// Deprecated (as in Rayon): [`find_any`](Self::find_any) under its old name. The search
@@ -734,7 +734,7 @@ pub trait ParallelIterator: Sized + Send {
     where
         P: Fn(&Self::Item) -> bool + Sync + Send,
     {
-        consumer::find_first(self, &predicate)
+        consumer::find_first(self, predicate)
     }
 
     /// The sequentially last item matching `predicate`.
@@ -748,7 +748,7 @@ pub trait ParallelIterator: Sized + Send {
     where
         P: Fn(&Self::Item) -> bool + Sync + Send,
     {
-        consumer::find_last(self, &predicate)
+        consumer::find_last(self, predicate)
     }
 
     /// Some `Some` result of `predicate`, whichever is found first by any thread.
@@ -810,7 +810,7 @@ pub trait ParallelIterator: Sized + Send {
     where
         P: Fn(Self::Item) -> bool + Sync + Send,
     {
-        consumer::any(self, &predicate)
+        consumer::any(self, predicate)
     }
 
     /// True if every item matches `predicate` (stops early).
@@ -824,7 +824,7 @@ pub trait ParallelIterator: Sized + Send {
     where
         P: Fn(Self::Item) -> bool + Sync + Send,
     {
-        consumer::all(self, &predicate)
+        consumer::all(self, predicate)
     }
 
     /// The `Some` values, stopping everywhere once a `None` is seen.

@@ -44,41 +44,41 @@ fn keep_last_max<T>(compare: &impl Fn(&T, &T) -> Ordering, a: T, b: T) -> T {
 }
 
 #[inline]
-pub(crate) fn min_by<I, F>(par_iter: I, compare: &F) -> Option<I::Item>
+pub(crate) fn min_by<I, F>(par_iter: I, compare: F) -> Option<I::Item>
 where
     I: ParallelIterator,
     F: Fn(&I::Item, &I::Item) -> Ordering + Sync,
 {
-    reduce_with(par_iter, &move |a, b| keep_first_min(compare, a, b))
+    reduce_with(par_iter, &move |a, b| keep_first_min(&compare, a, b))
 }
 
 #[inline]
-pub(crate) fn max_by<I, F>(par_iter: I, compare: &F) -> Option<I::Item>
+pub(crate) fn max_by<I, F>(par_iter: I, compare: F) -> Option<I::Item>
 where
     I: ParallelIterator,
     F: Fn(&I::Item, &I::Item) -> Ordering + Sync,
 {
-    reduce_with(par_iter, &move |a, b| keep_last_max(compare, a, b))
+    reduce_with(par_iter, &move |a, b| keep_last_max(&compare, a, b))
 }
 
 #[inline]
-pub(crate) fn min_by_key<I, K, F>(par_iter: I, key: &F) -> Option<I::Item>
+pub(crate) fn min_by_key<I, K, F>(par_iter: I, key: F) -> Option<I::Item>
 where
     I: ParallelIterator,
     K: Ord + Send,
-    F: Fn(&I::Item) -> K + Sync,
+    F: Fn(&I::Item) -> K + Sync + Send,
 {
     let keyed = par_iter.map(move |item| (key(&item), item));
-    min_by(keyed, &|a: &(K, I::Item), b: &(K, I::Item)| a.0.cmp(&b.0)).map(|(_, item)| item)
+    min_by(keyed, |a: &(K, I::Item), b: &(K, I::Item)| a.0.cmp(&b.0)).map(|(_, item)| item)
 }
 
 #[inline]
-pub(crate) fn max_by_key<I, K, F>(par_iter: I, key: &F) -> Option<I::Item>
+pub(crate) fn max_by_key<I, K, F>(par_iter: I, key: F) -> Option<I::Item>
 where
     I: ParallelIterator,
     K: Ord + Send,
-    F: Fn(&I::Item) -> K + Sync,
+    F: Fn(&I::Item) -> K + Sync + Send,
 {
     let keyed = par_iter.map(move |item| (key(&item), item));
-    max_by(keyed, &|a: &(K, I::Item), b: &(K, I::Item)| a.0.cmp(&b.0)).map(|(_, item)| item)
+    max_by(keyed, |a: &(K, I::Item), b: &(K, I::Item)| a.0.cmp(&b.0)).map(|(_, item)| item)
 }

@@ -46,29 +46,29 @@ pub(crate) fn collect_into_vec<I: IndexedParallelIterator>(par_iter: I, target: 
     collect::extend_vec_exact(target, len, |slots| par_iter.drive(slots));
 }
 
-pub(crate) fn try_for_each<I, R, OP>(par_iter: I, op: &OP) -> R
+pub(crate) fn try_for_each<I, R, OP>(par_iter: I, op: OP) -> R
 where
     I: ParallelIterator,
-    OP: Fn(I::Item) -> R + Sync,
+    OP: Fn(I::Item) -> R + Sync + Send,
     R: Try<Output = ()> + Send,
 {
     try_reduce::try_reduce(par_iter.map(op), &|| (), &|(), ()| R::from_output(()))
 }
 
-pub(crate) fn any<I, P>(par_iter: I, predicate: &P) -> bool
+pub(crate) fn any<I, P>(par_iter: I, predicate: P) -> bool
 where
     I: ParallelIterator,
-    P: Fn(I::Item) -> bool + Sync,
+    P: Fn(I::Item) -> bool + Sync + Send,
 {
     find::find_map_any(par_iter.map(move |item| predicate(item).then_some(()))).is_some()
 }
 
-pub(crate) fn all<I, P>(par_iter: I, predicate: &P) -> bool
+pub(crate) fn all<I, P>(par_iter: I, predicate: P) -> bool
 where
     I: ParallelIterator,
-    P: Fn(I::Item) -> bool + Sync,
+    P: Fn(I::Item) -> bool + Sync + Send,
 {
-    !any(par_iter, &move |item| !predicate(item))
+    !any(par_iter, move |item| !predicate(item))
 }
 
 /// `Some(item)` if `predicate(&item)`.
@@ -80,28 +80,28 @@ fn keep_if<T>(predicate: &impl Fn(&T) -> bool, item: T) -> Option<T> {
     }
 }
 
-pub(crate) fn find_any<I, P>(par_iter: I, predicate: &P) -> Option<I::Item>
+pub(crate) fn find_any<I, P>(par_iter: I, predicate: P) -> Option<I::Item>
 where
     I: ParallelIterator,
-    P: Fn(&I::Item) -> bool + Sync,
+    P: Fn(&I::Item) -> bool + Sync + Send,
 {
-    find::find_map_any(par_iter.map(move |item| keep_if(predicate, item)))
+    find::find_map_any(par_iter.map(move |item| keep_if(&predicate, item)))
 }
 
-pub(crate) fn find_first<I, P>(par_iter: I, predicate: &P) -> Option<I::Item>
+pub(crate) fn find_first<I, P>(par_iter: I, predicate: P) -> Option<I::Item>
 where
     I: ParallelIterator,
-    P: Fn(&I::Item) -> bool + Sync,
+    P: Fn(&I::Item) -> bool + Sync + Send,
 {
-    find::find_map_first(par_iter.map(move |item| keep_if(predicate, item)))
+    find::find_map_first(par_iter.map(move |item| keep_if(&predicate, item)))
 }
 
-pub(crate) fn find_last<I, P>(par_iter: I, predicate: &P) -> Option<I::Item>
+pub(crate) fn find_last<I, P>(par_iter: I, predicate: P) -> Option<I::Item>
 where
     I: ParallelIterator,
-    P: Fn(&I::Item) -> bool + Sync,
+    P: Fn(&I::Item) -> bool + Sync + Send,
 {
-    find::find_map_last(par_iter.map(move |item| keep_if(predicate, item)))
+    find::find_map_last(par_iter.map(move |item| keep_if(&predicate, item)))
 }
 
 /// Which match a `position_*` wants.
