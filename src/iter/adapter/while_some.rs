@@ -124,7 +124,7 @@ impl<T, C: Folder<T>> Folder<Option<T>> for WhileSomeFolder<'_, C> {
         let mut items = iter.into_iter();
         // The flag is checked *before* pulling: an item already produced upstream (whose
         // closure may have had effects, as in `take_any`) is never thrown away.
-        let pulled = std::iter::from_fn(|| if stopped(stop) { None } else { items.next() });
+        let pulled = std::iter::from_fn(move || if stopped(stop) { None } else { items.next() });
         let somes = pulled.map_while(|item| {
             if item.is_none() {
                 // ORDERING: see `stopped`.
