@@ -4,6 +4,8 @@
 //! Write a custom parallel iterator by implementing these traits, then call [`bridge`]
 //! (indexed) or [`bridge_unindexed`] from `drive_unindexed`.
 
+#[doc(hidden)]
+pub use crate::plumbing::ExactLen;
 pub use crate::plumbing::{
     Consumer, Folder, Producer, ProducerCallback, Reducer, UnindexedConsumer, UnindexedProducer,
 };

@@ -8,6 +8,7 @@
 //! Users reach these traits as `weft::iter::plumbing`, together with the `bridge*`
 //! functions that hand a producer and a consumer to the driver.
 
+use std::marker::PhantomData;
 use std::num::NonZeroUsize;
 use std::ops::ControlFlow;
 
@@ -121,6 +122,50 @@ pub trait Producer: Send + Sized {
     #[doc(hidden)]
     fn duplicate(&self) -> Option<Self> {
         None
+    }
+
+    /// `Some` if every iterator of type `IntoIter` yields exactly as many items from `next`
+    /// as its `len` says: the zip of two such producers then takes the right side's items
+    /// without testing for its end (`iter/adapter/zip.rs`), as std's `Zip` does for its own
+    /// random-access iterators. Only weft can make an [`ExactLen`], for iterator types whose
+    /// code it knows (std's slice iterators, and its own adapters over such); a producer
+    /// written outside weft keeps the default `None`, or forwards another producer's value
+    /// when its `IntoIter` is that producer's. Internal to weft: not part of Rayon's API.
+    #[doc(hidden)]
+    const EXACT_LEN: Option<ExactLen<Self::IntoIter>> = None;
+}
+
+/// Evidence that every iterator of type `I` yields exactly `len()` more items from `next`
+/// (see [`Producer::EXACT_LEN`]). It can only be made inside weft. Internal to weft.
+#[doc(hidden)]
+pub struct ExactLen<I>(PhantomData<fn() -> I>);
+
+impl<I> std::fmt::Debug for ExactLen<I> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ExactLen")
+    }
+}
+
+impl<I> ExactLen<I> {
+    /// # Safety
+    ///
+    /// For every value `it` of type `I`, at any point, `it.next()` returns `Some` exactly
+    /// `it.len()` more times (unsafe code relies on it: `ZipProducer::fold_with`).
+    pub(crate) const unsafe fn new() -> Self {
+        ExactLen(PhantomData)
+    }
+
+    /// `Some` for `J` if `base` holds for `I`.
+    ///
+    /// # Safety
+    ///
+    /// As [`ExactLen::new`] for `J`, given that it holds for `I`.
+    pub(crate) const unsafe fn carried<J>(base: &Option<ExactLen<I>>) -> Option<ExactLen<J>> {
+        match base {
+            // SAFETY: the caller's promise.
+            Some(_) => Some(unsafe { ExactLen::new() }),
+            None => None,
+        }
     }
 }
 

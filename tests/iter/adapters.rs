@@ -122,6 +122,68 @@ fn flat_map_and_flatten() {
     });
 }
 
+/// Zips whose sides both yield exactly their lengths (slices and `map`, `copied`,
+/// `enumerate`, `zip` over them) take the right side's items without an end test; checked
+/// with the short-circuiting consumers that pull pairs one by one, shorter side first and
+/// second, and against a side without that guarantee (`step_by`).
+#[test]
+fn zips_of_exact_sides_in_searches() {
+    each_input(23, |n, v| {
+        let w: Vec<u32> = random_u32s(n / 3 + 2, 1000, 24);
+        let f = |x: &u32| x % 7;
+        let g = |x: &u32| x % 5;
+        for (a, b) in [(&v, &w), (&w, &v)] {
+            let par = || a.par_iter().map(f).zip(b.par_iter().map(g));
+            let seq = || a.iter().map(f).zip(b.iter().map(g));
+            let hit = |&(x, y): &(u32, u32)| x == y + 3;
+            assert_eq!(
+                par().position_first(|p| hit(&p)),
+                seq().position(|p| hit(&p))
+            );
+            assert_eq!(par().find_first(hit), seq().find(hit));
+            assert_eq!(
+                par().all(|(x, y)| x < 7 && y < 5),
+                seq().all(|(x, y)| x < 7 && y < 5)
+            );
+            assert_eq!(par().any(|p| hit(&p)), seq().any(|p| hit(&p)));
+            let nested = a
+                .par_iter()
+                .copied()
+                .enumerate()
+                .zip(b.par_iter().zip(a.par_iter()))
+                .find_last(|&((i, x), (y, z))| (i as u32 + x + y + z) % 11 == 0);
+            let nested_seq = a
+                .iter()
+                .copied()
+                .enumerate()
+                .zip(b.iter().zip(a.iter()))
+                .rfind(|&((i, x), (y, z))| (i as u32 + x + y + z) % 11 == 0);
+            assert_eq!(nested, nested_seq);
+            let stepped = a
+                .par_iter()
+                .map(f)
+                .zip(b.par_iter().step_by(2).map(g))
+                .position_first(|p| hit(&p));
+            let stepped_seq = a
+                .iter()
+                .map(f)
+                .zip(b.iter().step_by(2).map(g))
+                .position(|p| hit(&p));
+            assert_eq!(stepped, stepped_seq);
+        }
+        let doubled: Vec<u32> = v.iter().map(|x| x * 2).collect();
+        assert!(v.par_iter().map(|x| x * 2).eq(doubled.par_iter().copied()));
+        let mut changed = doubled.clone();
+        if let Some(last) = changed.last_mut() {
+            *last += 1;
+        }
+        assert_eq!(
+            v.par_iter().map(|x| x * 2).eq(changed.par_iter().copied()),
+            n == 0
+        );
+    });
+}
+
 #[test]
 fn enumerate_zip_zip_eq() {
     each_input(5, |n, v| {

@@ -223,6 +223,9 @@ where
     type Item = T;
     type IntoIter = K::Iter<P::IntoIter>;
     const INERT: bool = P::INERT;
+    // SAFETY: `K::Iter` is std's `Copied` or `Cloned` (the only two `Owning` kinds), which
+    // yield one item per item of their base and report its length.
+    const EXACT_LEN: Option<ExactLen<Self::IntoIter>> = unsafe { ExactLen::carried(&P::EXACT_LEN) };
 
     fn into_iter(self) -> Self::IntoIter {
         K::own(self.base.into_iter())

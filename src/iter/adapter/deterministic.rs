@@ -120,6 +120,7 @@ struct DeterministicProducer<P> {
 impl<P: Producer> Producer for DeterministicProducer<P> {
     type Item = P::Item;
     type IntoIter = P::IntoIter;
+    const EXACT_LEN: Option<ExactLen<P::IntoIter>> = P::EXACT_LEN;
 
     fn into_iter(self) -> P::IntoIter {
         self.base.into_iter()

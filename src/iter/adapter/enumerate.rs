@@ -81,6 +81,10 @@ impl<P: Producer> Producer for EnumerateProducer<P> {
     type Item = (usize, P::Item);
     type IntoIter = std::iter::Zip<Range<usize>, P::IntoIter>;
     const INERT: bool = P::INERT;
+    // SAFETY: `into_iter` zips the base with a range of exactly its length, and std's `Zip`
+    // yields pairs while both sides do and reports the shorter length; a `Range<usize>`
+    // yields its length.
+    const EXACT_LEN: Option<ExactLen<Self::IntoIter>> = unsafe { ExactLen::carried(&P::EXACT_LEN) };
 
     fn into_iter(self) -> Self::IntoIter {
         let base = self.base.into_iter();

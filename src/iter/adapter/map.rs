@@ -239,6 +239,9 @@ where
 {
     type Item = R;
     type IntoIter = MapIter<'f, P::IntoIter, F>;
+    // SAFETY: `MapIter::next` calls its base's `next` once and maps a `Some`, and its
+    // length is its base's (`ExactSizeIterator`'s default `len`, from `size_hint`).
+    const EXACT_LEN: Option<ExactLen<Self::IntoIter>> = unsafe { ExactLen::carried(&P::EXACT_LEN) };
 
     fn into_iter(self) -> Self::IntoIter {
         MapIter {

@@ -88,6 +88,7 @@ impl<P: Producer> Producer for MinMaxProducer<P> {
     type Item = P::Item;
     type IntoIter = P::IntoIter;
     const INERT: bool = P::INERT;
+    const EXACT_LEN: Option<ExactLen<P::IntoIter>> = P::EXACT_LEN;
 
     fn into_iter(self) -> P::IntoIter {
         self.base.into_iter()

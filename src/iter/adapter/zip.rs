@@ -113,6 +113,12 @@ impl<A: Producer, B: Producer> Producer for ZipProducer<A, B> {
     type Item = (A::Item, B::Item);
     type IntoIter = std::iter::Zip<A::IntoIter, B::IntoIter>;
     const INERT: bool = A::INERT && B::INERT;
+    const EXACT_LEN: Option<ExactLen<Self::IntoIter>> = match (&A::EXACT_LEN, &B::EXACT_LEN) {
+        // SAFETY: std's `Zip` yields a pair while both sides yield an item and reports the
+        // shorter length, which is what both sides yield when each yields its length.
+        (Some(_), Some(_)) => Some(unsafe { ExactLen::new() }),
+        _ => None,
+    };
 
     fn into_iter(self) -> Self::IntoIter {
         self.a.into_iter().zip(self.b.into_iter())
@@ -156,10 +162,36 @@ impl<A: Producer, B: Producer> Producer for ZipProducer<A, B> {
     /// indexes both sides directly for its own iterators (`TrustedRandomAccess` is not
     /// stable); on others it calls `next` on both and tests both for the end, which cost
     /// 2.5x the instructions of the sequential loop on `range.map(..).zip(slice)`.
+    ///
+    /// When both sides' iterators are known to yield exactly their lengths
+    /// ([`Producer::EXACT_LEN`]: slices and `map`, `copied`, `enumerate`, `zip` over them),
+    /// `b`'s items are taken without the test for its end, as std's `Zip` does on its own
+    /// random-access iterators: one end test per pair where a short-circuiting consumer
+    /// (`all`, `find`, `eq`) made two. `a.eq(b)` over two mapped slices, callgrind, 2*10^5
+    /// items: 13 -> 11 instructions per pair (Rayon's: 11).
     fn fold_with<F: Folder<Self::Item>>(self, folder: F) -> F {
         let (a, mut b) = (self.a.into_iter(), self.b.into_iter());
         if a.len() > b.len() {
             return folder.consume_iter(a.zip(b));
+        }
+        if A::EXACT_LEN.is_some() && B::EXACT_LEN.is_some() {
+            return folder.consume_iter(a.map(move |x| {
+                // The hint lets LLVM drop `b`'s end test, which an `unwrap_unchecked` of
+                // `next` did not (it kept the test and a flag).
+                if b.len() == 0 {
+                    // SAFETY: unreachable: `a` yields exactly its `len()` items
+                    // (`A::EXACT_LEN`), at most `b`'s length, and this closure runs once for
+                    // each and takes one item of `b`; so before the call for `a`'s k-th item,
+                    // `b` has given k - 1 items, fewer than its length at the start, and its
+                    // `len()`, exact (`B::EXACT_LEN`), is not 0. (A consumer only pulls
+                    // forward: `consume_iter` takes an `IntoIterator`.)
+                    unsafe { std::hint::unreachable_unchecked() }
+                }
+                match b.next() {
+                    Some(y) => (x, y),
+                    None => unreachable!("`b` yields its length (`B::EXACT_LEN`)"),
+                }
+            }));
         }
         folder.consume_iter(a.map(move |x| match b.next() {
             Some(y) => (x, y),

@@ -195,6 +195,9 @@ impl<'data, T: Sync + 'data> Producer for SliceProducer<'data, T> {
     type Item = &'data T;
     type IntoIter = std::slice::Iter<'data, T>;
     const INERT: bool = true;
+    // SAFETY: std's slice iterator reports the items between its two ends as its length
+    // and yields each of them once from `next`.
+    const EXACT_LEN: Option<ExactLen<Self::IntoIter>> = Some(unsafe { ExactLen::new() });
 
     fn into_iter(self) -> Self::IntoIter {
         self.slice.iter()
@@ -222,6 +225,8 @@ impl<'data, T: Send + 'data> Producer for SliceMutProducer<'data, T> {
     type Item = &'data mut T;
     type IntoIter = std::slice::IterMut<'data, T>;
     const INERT: bool = true;
+    // SAFETY: as for `std::slice::Iter` above.
+    const EXACT_LEN: Option<ExactLen<Self::IntoIter>> = Some(unsafe { ExactLen::new() });
 
     fn into_iter(self) -> Self::IntoIter {
         self.slice.iter_mut()
