@@ -31,7 +31,8 @@ targets_bin=$(echo "$binaries" | grep '/targets-')
 breadth_bin=$(echo "$binaries" | grep '/breadth-')
 
 tsv=$(mktemp)
-trap 'rm -f "$tsv" "$tsv.md"' EXIT
+instructions=$(mktemp)
+trap 'rm -f "$tsv" "$tsv.md" "$instructions"' EXIT
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 started=$(date -u '+%Y-%m-%d %H:%M UTC')
 WEFT_BENCH_SCALE=$scale WEFT_BENCH_ROUNDS=$rounds WEFT_BENCH_TSV=$tsv "$targets_bin"
@@ -41,8 +42,6 @@ load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 # The kernels more than 5% behind Rayon at one thread, counted under callgrind: instructions
 # do not depend on the machine's noise, nor (much) on where the linker put the loop.
 behind=$(awk -F'\t' '$1 == "breadth" && $3 > 1.05 { print $2 }' "$tsv")
-instructions=$(mktemp)
-trap 'rm -f "$tsv" "$tsv.md" "$instructions"' EXIT
 if [ -n "$behind" ] && command -v valgrind >/dev/null; then
   # shellcheck disable=SC2086 # one kernel name per word
   BIN=$breadth_bin benches/breadth/callgrind.sh "$instructions" $behind
