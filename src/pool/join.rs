@@ -13,7 +13,7 @@ use super::latch::SpinLatch;
 use super::registry;
 use super::trace::{trace_origin, trace_stolen_from};
 use super::unwind;
-use super::worker::WorkerThread;
+use super::worker::{self, WorkerThread};
 
 /// Runs `oper_a` and `oper_b`, potentially in parallel, and returns both results.
 ///
@@ -91,13 +91,13 @@ where
     RA: Send,
     RB: Send,
 {
-    // The common case deep in a recursion, kept small enough to inline into the caller.
-    WorkerThread::with_current(|worker| match worker {
-        Some(worker) if worker.has_enough_private_forks() => {
-            join_without_fork(worker, oper_a, oper_b, false)
-        }
-        _ => join_forking(oper_a, oper_b),
-    })
+    // The common case deep in a recursion, kept small enough to inline into the caller: a
+    // thread-local load and compare (see `worker::ThreadSlot`).
+    if worker::enough_private_forks_offered() {
+        join_without_fork(oper_a, oper_b, false)
+    } else {
+        join_forking(oper_a, oper_b)
+    }
 }
 
 /// `join_context` that offers `b` to thieves as a private fork (out of line: it runs only
@@ -129,8 +129,8 @@ where
 {
     WorkerThread::with_current(|worker| {
         let worker = worker.expect("join_context_here called outside a worker thread");
-        if worker.has_enough_private_forks() {
-            return join_without_fork(worker, oper_a, oper_b, false);
+        if worker::enough_private_forks_offered() {
+            return join_without_fork(oper_a, oper_b, false);
         }
         // The driver offers its forks between blocks itself (`look_at_pool`), so it skips
         // the one-stealable-fork rule and its tiny loops pay no deque push. `b`, the
@@ -200,18 +200,13 @@ where
 /// `join` when this worker already holds enough unpublished forks: a thief would get one of
 /// those older (larger) pieces first, so `b` is not offered at all and both closures run
 /// here, a then b, as plain calls. An idle worker still gets the oldest private fork.
+/// Called once `worker::enough_private_forks_offered()` said so (and offered).
 #[inline]
-fn join_without_fork<A, B, RA, RB>(
-    worker: &WorkerThread,
-    oper_a: A,
-    oper_b: B,
-    injected: bool,
-) -> (RA, RB)
+fn join_without_fork<A, B, RA, RB>(oper_a: A, oper_b: B, injected: bool) -> (RA, RB)
 where
     A: FnOnce(FnContext) -> RA,
     B: FnOnce(FnContext) -> RB,
 {
-    worker.offer_forks();
     let context = FnContext { migrated: injected };
     match unwind::halt_unwinding(|| oper_a(context)) {
         Ok(result_a) => (result_a, oper_b(context)),
