@@ -256,19 +256,21 @@ where
             unreachable!("a folder whose value broke is full")
         };
         let (op, base) = (self.op, &self.base);
-        let acc = iter.into_iter().try_fold(value, |value, item| {
-            let flow = op(value, item).branch();
-            match flow {
-                ControlFlow::Continue(value) if base.full() => ControlFlow::Break(Ok(value)),
-                ControlFlow::Continue(value) => ControlFlow::Continue(value),
-                ControlFlow::Break(residual) => ControlFlow::Break(Err(residual)),
+        // A `next` loop with the running value in a mutable local, not `Iterator::try_fold`:
+        // through `try_fold` LLVM rotated the loop to test the flag first and kept the sum in
+        // two registers, one move per item (11 instructions per item against Rayon's 10 for a
+        // `checked_add` fold over a slice); this loop compiles to Rayon's 10.
+        let mut iter = iter.into_iter();
+        let mut value = value;
+        let acc = loop {
+            let Some(item) = iter.next() else {
+                break ControlFlow::Continue(value);
+            };
+            match op(value, item).branch() {
+                ControlFlow::Continue(next) if base.full() => break ControlFlow::Continue(next),
+                ControlFlow::Continue(next) => value = next,
+                ControlFlow::Break(residual) => break ControlFlow::Break(residual),
             }
-        });
-        let acc = match acc {
-            ControlFlow::Continue(value) | ControlFlow::Break(Ok(value)) => {
-                ControlFlow::Continue(value)
-            }
-            ControlFlow::Break(Err(residual)) => ControlFlow::Break(residual),
         };
         TryFoldFolder { acc, ..self }
     }
