@@ -16,7 +16,8 @@
 //! the sequential loop plus one thread-local read and compare per inner loop, the least a
 //! library deciding at each inner loop how to run it can add; the histogram's `floor-1` is
 //! the sequential fold with an accumulator whose length the loop cannot see, as in a
-//! parallel fold's leaf, whose identity runs elsewhere. The tree sum also times chili
+//! parallel fold's leaf, whose identity runs elsewhere; the tree sum's is the sequential
+//! recursion plus one thread-local read and test per node. The tree sum also times chili
 //! (`chili-1`, `chili-2`), a heartbeat scheduler whose `join` is built to cost next to
 //! nothing when nobody steals.
 //!
@@ -37,7 +38,7 @@ mod interleave;
 
 use std::hint::black_box;
 use std::io::Write;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use weft as weft_impl;
@@ -130,6 +131,23 @@ fn tree_sum_sequential(node: &Node) -> u64 {
         sum += tree_sum_sequential(right);
     }
     sum
+}
+
+thread_local! {
+    /// (tree sum `floor-1`) stands for what a `join` must read at the least: whether it runs
+    /// on a pool's thread. An atomic so that LLVM reads it at every node, as a library must.
+    static ON_POOL: AtomicBool = const { AtomicBool::new(true) };
+}
+
+/// The tree sum's `floor-1`: the sequential recursion plus one thread-local load and test per
+/// node, the least a `join` that decides at run time whether to fork can add.
+fn tree_sum_floor(node: &Node) -> u64 {
+    // ORDERING: a value only this thread writes (never, here); Relaxed reads it.
+    if !ON_POOL.with(|on| on.load(Ordering::Relaxed)) {
+        unreachable!("the flag is always set");
+    }
+    let side = |child: &Option<Box<Node>>| child.as_deref().map_or(0, tree_sum_floor);
+    node.val + side(&node.left) + side(&node.right)
 }
 
 /// Hands freed memory back to the OS before each call, so that every contender's fresh
@@ -845,6 +863,7 @@ fn others(pools: &Pools, rounds: usize, scale: usize) {
                 tree_sum_chili(black_box(tree), &mut pool.scope())
             }));
         }
+        list.push(timed("floor-1", move || tree_sum_floor(black_box(tree))));
         list.push(timed("floor-2", move || {
             let tree = black_box(tree);
             let side = |child: &Option<Box<Node>>| child.as_deref().map_or(0, tree_sum_sequential);
