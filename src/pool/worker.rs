@@ -206,7 +206,7 @@ impl WorkerThread {
     #[inline(always)]
     pub(crate) fn with_current<R>(f: impl FnOnce(Option<&WorkerThread>) -> R) -> R {
         let current = CURRENT.with(|slot| slot.worker.get());
-        // SAFETY: CURRENT is non-null only while the worker it points to is alive:
+        // SAFETY: CURRENT's `worker` is non-null only while the worker it points to is alive:
         // `run_as_current` sets it to `self` for the duration of `body` and resets it to null
         // before returning or unwinding (its `Reset` guard), and `adopt_current_thread`
         // installs a leaked worker that is never freed. `f` runs on this thread and returns
