@@ -1,10 +1,12 @@
 //! `join` and `join_context`: fork `b`, run `a`, then take `b` back or wait for its thief.
 //!
-//! The fast path (nobody idle): `b` becomes a private fork (a few stores into the worker's
-//! fork stack, no atomics), `a` runs, `b` is popped back and run inline. The oldest private
-//! fork is published on the deque when the sleep counters show an idle worker, and, for the
-//! public `join`, when the deque is empty: so every worker with forks keeps one stealable,
-//! and a worker that falls idle while `a` runs long finds it (`worker.rs`). `b`'s job lives
+//! The fast path (the worker's gate is open: it holds enough private forks and nobody is
+//! idle): both closures run in place. Otherwise `b` becomes a private fork (a few stores
+//! into the worker's fork stack, no atomics), `a` runs, `b` is popped back and run inline.
+//! The oldest private fork is published on the deque when the sleep counters show an idle
+//! worker, and, for the public `join`, when the deque is empty: so every worker with forks
+//! keeps one stealable, and a worker that falls idle while `a` runs long finds it
+//! (`worker.rs`). `b`'s job lives
 //! in this stack frame, so this function never returns or unwinds while a thief may still
 //! be running it.
 
@@ -92,24 +94,29 @@ where
     RB: Send,
 {
     // The common case deep in a recursion, kept small enough to inline into the caller: a
-    // thread-local load and compare (see `worker::ThreadSlot`).
-    if worker::enough_private_forks_offered() {
+    // thread-local load, a load of the worker's gate and a compare (`worker::ThreadSlot`).
+    if worker::join_gate_open() {
         join_without_fork(oper_a, oper_b, false)
     } else {
-        join_forking(oper_a, oper_b)
+        join_gate_closed(oper_a, oper_b)
     }
 }
 
-/// `join_context` that offers `b` to thieves as a private fork (out of line: it runs only
-/// for the few outermost levels of a recursion).
+/// `join_context` on a closed gate (out of line: it runs for the few outermost levels of
+/// a recursion, and while some worker is idle): runs both closures in place if this worker
+/// holds enough private forks, else offers `b` to thieves as a private fork.
 #[inline(never)]
-fn join_forking<A, B, RA, RB>(oper_a: A, oper_b: B) -> (RA, RB)
+fn join_gate_closed<A, B, RA, RB>(oper_a: A, oper_b: B) -> (RA, RB)
 where
     A: FnOnce(FnContext) -> RA + Send,
     B: FnOnce(FnContext) -> RB + Send,
     RA: Send,
     RB: Send,
 {
+    let in_place = WorkerThread::with_current(|worker| worker.is_some_and(|w| w.join_in_place()));
+    if in_place {
+        return join_without_fork(oper_a, oper_b, false);
+    }
     registry::in_worker(|worker, injected| {
         fork_on::<_, _, _, _, true>(worker, injected, oper_a, oper_b)
     })
@@ -129,7 +136,7 @@ where
 {
     WorkerThread::with_current(|worker| {
         let worker = worker.expect("join_context_here called outside a worker thread");
-        if worker::enough_private_forks_offered() {
+        if worker::join_gate_open() || worker.join_in_place() {
             return join_without_fork(oper_a, oper_b, false);
         }
         // The driver offers its forks between blocks itself (`look_at_pool`), so it skips
@@ -200,7 +207,7 @@ where
 /// `join` when this worker already holds enough unpublished forks: a thief would get one of
 /// those older (larger) pieces first, so `b` is not offered at all and both closures run
 /// here, a then b, as plain calls. An idle worker still gets the oldest private fork.
-/// Called once `worker::enough_private_forks_offered()` said so (and offered).
+/// Called once the worker's gate or `WorkerThread::join_in_place` said so.
 #[inline]
 fn join_without_fork<A, B, RA, RB>(oper_a: A, oper_b: B, injected: bool) -> (RA, RB)
 where

@@ -38,7 +38,7 @@ use super::isolate::{Tag, WorkerContexts};
 use super::job::{JobRef, TaggedJob};
 use super::latch::{AsCoreLatch, CoreLatch};
 use super::registry::Registry;
-use super::sleep::Sleep;
+use super::sleep::Gate;
 use super::stats::{Event, WorkerStats};
 use super::trace::TraceWriter;
 use super::Inline;
@@ -60,56 +60,58 @@ const PUBLISHED_DIRECTLY: usize = usize::MAX;
 const ALONE: u32 = u32::MAX;
 
 thread_local! {
-    /// The worker running on this thread (null if none), beside the two facts `join`'s fast
-    /// path reads, so that one thread-local address serves all three.
+    /// The worker running on this thread (null if none), beside the word `join`'s fast path
+    /// reads, so that one thread-local address serves both.
     static CURRENT: ThreadSlot = const {
         ThreadSlot {
             worker: Cell::new(ptr::null()),
-            spare_forks: Cell::new(0),
-            sleep: Cell::new(ptr::null()),
+            gate: Cell::new(NO_GATE),
         }
     };
 }
 
-/// This thread's worker, and what `join`'s fast path needs of it without reaching it.
+/// The gate of a thread that is no worker: always closed. (loom's atomics have no `const`
+/// constructor; the models use a null pointer instead, tested in `join_gate_open`.)
+#[cfg(not(all(test, loom)))]
+static NOT_A_WORKER: Gate = Gate::closed();
+#[cfg(not(all(test, loom)))]
+const NO_GATE: *const Gate = &raw const NOT_A_WORKER;
+#[cfg(all(test, loom))]
+const NO_GATE: *const Gate = ptr::null();
+
+/// This thread's worker, and the one word `join`'s fast path needs of it.
 ///
-/// The fast path (`join` deep in a recursion) used to load the worker pointer, test it for
-/// null, load the fork stack's two counters and subtract, then load the registry pointer and
-/// the sleep counters: five dependent loads per join. Here it loads `spare_forks` and
-/// compares (0 on a thread that is no worker, so no null test), then `sleep` and the
-/// counters. Callgrind, one thread, in a crate depending on weft: a tree sum, 38.2 -> 33.2
-/// instructions per node (the sequential recursion: 21.0); `fib`, 20.2 -> 15.0 instructions
-/// added per join.
+/// Deep in a recursion `join` runs both closures in place. Its test for that used to load
+/// the worker pointer, test it for null, load the fork stack's two counters, then the
+/// registry and the sleep counters (38.2 instructions per node of a tree sum, the
+/// sequential recursion 21.0, callgrind); then a thread-local copy of the unpublished-fork
+/// count and a pointer to the counters (33.2). Now it loads the worker's gate pointer and
+/// compares the gate (`sleep/gate.rs`): open only while the worker holds enough
+/// unpublished forks and no worker was idle when it opened.
 struct ThreadSlot {
     /// Set for the whole life of a worker thread (`run_as_current`, `adopt_current_thread`).
     worker: Cell<*const WorkerThread>,
-    /// The worker's unpublished forks, `forks.len - forks.published`, kept equal by every
-    /// change to either (`sync_spare_forks`); 0 while `worker` is null.
-    spare_forks: Cell<usize>,
-    /// The worker's pool's sleep state (inside its `Arc<Registry>`, which the worker holds);
-    /// null while `worker` is null.
-    sleep: Cell<*const Sleep>,
+    /// The worker's gate (inside its pool's `Arc<Registry>`, which the worker holds), or
+    /// `NO_GATE` while `worker` is null.
+    gate: Cell<*const Gate>,
 }
 
-/// `join`'s fast-path test: true if this thread is a worker holding enough unpublished
-/// forks that `join` need not fork (see `MAX_PRIVATE_FORKS`). Then, as
-/// [`WorkerThread::offer_forks`] would, it has also published the oldest of them if some
-/// worker of the pool is idle.
+/// `join`'s fast-path test: true if this thread is a worker whose gate is open, so that
+/// `join` need not fork (see `MAX_PRIVATE_FORKS`) and nobody waits for work. When false,
+/// `join` asks [`WorkerThread::join_in_place`].
 #[inline(always)]
-pub(crate) fn enough_private_forks_offered() -> bool {
+pub(crate) fn join_gate_open() -> bool {
     CURRENT.with(|slot| {
-        if slot.spare_forks.get() < MAX_PRIVATE_FORKS {
+        let gate = slot.gate.get();
+        #[cfg(all(test, loom))]
+        if gate.is_null() {
             return false;
         }
-        // SAFETY: `spare_forks` is non-zero only while a worker is current on this thread:
-        // the slot's fields are set together in `install_current` and cleared together in
-        // `clear_current`, and only this module writes them. `sleep` then points into the
-        // `Arc<Registry>` that worker holds, alive as long as the worker is. Shared only.
-        let sleep = unsafe { &*slot.sleep.get() };
-        if sleep.anyone_idle() {
-            offer_forks_cold();
-        }
-        true
+        // SAFETY: `gate` is `NO_GATE` (a static) or, while a worker is current on this
+        // thread, that worker's gate: `install_current` and `clear_current` set it together
+        // with `worker`, and only this module writes it. The gate lives in the
+        // `Arc<Registry>` the worker holds, so as long as the worker. Shared only.
+        unsafe { &*gate }.is_open()
     })
 }
 
@@ -117,18 +119,7 @@ pub(crate) fn enough_private_forks_offered() -> bool {
 fn clear_current() {
     CURRENT.with(|slot| {
         slot.worker.set(ptr::null());
-        slot.spare_forks.set(0);
-        slot.sleep.set(ptr::null());
-    });
-}
-
-#[cold]
-#[inline(never)]
-fn offer_forks_cold() {
-    WorkerThread::with_current(|worker| {
-        if let Some(worker) = worker {
-            worker.share_fork_cold();
-        }
+        slot.gate.set(NO_GATE);
     });
 }
 
@@ -237,20 +228,45 @@ impl WorkerThread {
                 "weft: a thread can be only one worker"
             );
             slot.worker.set(self);
-            slot.sleep.set(&self.registry.sleep);
+            slot.gate.set(self.gate());
         });
-        self.sync_spare_forks();
     }
 
-    /// Records a change of `forks.len` or `forks.published` in [`CURRENT`]'s `spare_forks`.
-    /// Only the current worker's forks change: its methods run on its own thread.
+    fn gate(&self) -> &Gate {
+        self.registry.sleep.gate(self.index)
+    }
+
+    /// Unpublished forks: those a thief could still be offered.
     #[inline]
-    fn sync_spare_forks(&self) {
-        CURRENT.with(|slot| {
-            debug_assert!(ptr::eq(slot.worker.get(), self), "not the current worker");
-            slot.spare_forks
-                .set(self.forks.len.get() - self.forks.published.get());
-        });
+    fn private_forks(&self) -> usize {
+        self.forks.len.get() - self.forks.published.get()
+    }
+
+    /// The private forks shrank (popped or published): closes the gate below the limit
+    /// (the gate is open only while `private_forks() >= MAX_PRIVATE_FORKS`).
+    #[inline]
+    fn private_forks_shrank(&self) {
+        if self.private_forks() < MAX_PRIVATE_FORKS {
+            self.gate().close();
+        }
+    }
+
+    /// `join`'s decision once the gate was closed: true if it runs both closures in place.
+    /// They do if this worker holds enough unpublished forks (a thief would take one of
+    /// those older, larger pieces first); then, as [`offer_forks`](Self::offer_forks)
+    /// would, the oldest is published if some worker is idle, else the gate opens so that
+    /// the next `join`s skip this test.
+    #[inline(never)]
+    pub(crate) fn join_in_place(&self) -> bool {
+        if self.private_forks() < MAX_PRIVATE_FORKS {
+            return false;
+        }
+        if self.anyone_idle() {
+            self.share_fork_cold();
+        } else {
+            self.registry.sleep.open_gate(self.index);
+        }
+        true
     }
 
     /// Makes the current thread this worker for the rest of its life, without a worker loop
@@ -294,7 +310,6 @@ impl WorkerThread {
         }
         self.forks.slots[slot].set(job);
         self.forks.len.set(slot + 1);
-        self.sync_spare_forks();
         self.offer_forks();
         slot
     }
@@ -310,7 +325,7 @@ impl WorkerThread {
         if !private {
             self.forks.published.set(slot);
         }
-        self.sync_spare_forks();
+        self.private_forks_shrank();
         private
     }
 
@@ -399,7 +414,7 @@ impl WorkerThread {
             self.deque
                 .push(TaggedJob::new(self.forks.slots[oldest].get(), tag));
             self.forks.published.set(oldest + 1);
-            self.sync_spare_forks();
+            self.private_forks_shrank();
             self.note(Event::ForkPublished, 1);
             self.registry.sleep.new_jobs(1);
         }
@@ -415,7 +430,7 @@ impl WorkerThread {
                 self.deque.push(TaggedJob::new(slot.get(), tag));
             }
             self.forks.published.set(end);
-            self.sync_spare_forks();
+            self.private_forks_shrank();
             self.note(Event::ForkPublished, (end - start) as u64);
             self.registry.sleep.new_jobs(end - start);
         }

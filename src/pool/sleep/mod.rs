@@ -1,15 +1,17 @@
 //! Sleeping and waking idle workers: an idle pool uses no CPU, new work wakes as few
 //! sleepers as it needs, and no wake-up is lost. Design and named races: `README.md` in this
 //! folder (*sleepy-then-publish*, *publish-while-last-searcher-leaves*,
-//! *latch-set-while-falling-asleep*).
+//! *latch-set-while-falling-asleep*, *idle-while-gate-opens*).
 
 mod counters;
+mod gate;
 #[cfg(all(test, loom))]
 mod loom_tests;
 
 pub(crate) use counters::MAX_WORKERS;
 use counters::{Counters, ONE_IDLE, ONE_JOBS_EVENT, ONE_SLEEPING};
 use crossbeam_utils::CachePadded;
+pub(crate) use gate::Gate;
 
 use super::latch::CoreLatch;
 use crate::sync::atomic::{AtomicU64, Ordering};
@@ -27,6 +29,9 @@ pub(crate) struct Sleep {
     counters: CachePadded<AtomicU64>,
     /// One per worker; padded so that waking one worker does not disturb its neighbours.
     workers: Vec<CachePadded<WorkerSleepState>>,
+    /// One join gate per worker (`gate.rs`), apart from `workers`: each is read on every
+    /// `join` of its owner, while `workers`' mutexes are written by every waker.
+    gates: Box<[CachePadded<Gate>]>,
 }
 
 #[derive(Debug)]
@@ -64,6 +69,26 @@ impl Sleep {
                     })
                 })
                 .collect(),
+            gates: (0..num_workers)
+                .map(|_| CachePadded::new(Gate::closed()))
+                .collect(),
+        }
+    }
+
+    /// Worker `index`'s join gate.
+    pub(crate) fn gate(&self, index: usize) -> &Gate {
+        &self.gates[index]
+    }
+
+    /// Worker `index` (the caller) holds enough private forks to run `join`s in place: opens
+    /// its gate unless some worker is idle (*idle-while-gate-opens*).
+    pub(crate) fn open_gate(&self, index: usize) {
+        let gate = &self.gates[index];
+        gate.open();
+        // ORDERING: Relaxed suffices: the swap in `open` acquired from every idle worker
+        // whose closing swap it replaced (see `gate.rs`).
+        if counters::anyone_idle(self.counters.load(Ordering::Relaxed)) {
+            gate.reclose();
         }
     }
 
@@ -78,6 +103,12 @@ impl Sleep {
     /// A worker starts looking for work, in isolation context `context`.
     pub(crate) fn start_looking(&self, worker_index: usize, context: u64) -> IdleState {
         self.counters.fetch_add(ONE_IDLE, Ordering::SeqCst);
+        // After the increment: an owner that opens its gate over this CLOSED sees it.
+        for (index, gate) in self.gates.iter().enumerate() {
+            if index != worker_index {
+                gate.close_for_idle();
+            }
+        }
         IdleState {
             worker_index,
             context,
