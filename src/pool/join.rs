@@ -6,9 +6,8 @@
 //! The oldest private fork is published on the deque when the sleep counters show an idle
 //! worker, and, for the public `join`, when the deque is empty: so every worker with forks
 //! keeps one stealable, and a worker that falls idle while `a` runs long finds it
-//! (`worker.rs`). `b`'s job lives
-//! in this stack frame, so this function never returns or unwinds while a thief may still
-//! be running it.
+//! (`worker.rs`). `b`'s job lives in this stack frame, so this function never returns or
+//! unwinds while a thief may still be running it.
 
 use super::job::StackJob;
 use super::latch::SpinLatch;
