@@ -17,7 +17,8 @@
 //!   worker W synchronizes with W, and its read of `idle` sees W's increment (or W's later
 //!   decrement, when W found work). So an opening either sees the idle worker and closes
 //!   again, or comes before that worker's swap in the gate's order, and the swap closes it.
-//!   No idle worker is missed for longer than the owner's next look at the counter word.
+//! - The owner's own Relaxed read of its gate (`is_open`) may see a CLOSED a little late:
+//!   that delays an offer by a few `join`s, it never loses one.
 
 use crate::sync::atomic::{AtomicUsize, Ordering};
 
