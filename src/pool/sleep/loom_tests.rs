@@ -165,43 +165,40 @@ fn loom_a_job_set_aside_by_an_isolated_worker_reaches_an_eligible_one() {
     });
 }
 
-/// *idle-while-gate-opens*: worker 0 opens its join gate while worker 1 starts looking for
-/// work. Worker 1 never stops looking, so whatever the interleaving the gate must end
-/// closed: either the opening saw worker 1 idle and closed again, or worker 1's swap came
-/// later and closed it.
-#[test]
-fn loom_a_worker_that_starts_looking_closes_an_opening_gate() {
-    loom::model(|| {
-        let sleep = Arc::new(Sleep::new(2));
-        let looking = {
-            let sleep = sleep.clone();
-            thread::spawn(move || drop(sleep.start_looking(1, 0)))
-        };
-        sleep.open_gate(0);
-        looking.join().unwrap();
-        assert!(!sleep.gate(0).is_open());
-    });
-}
-
-/// The same with the owner closing and reopening (a fork popped, then enough forks again)
-/// while two workers start looking: still closed at the end, whichever swap comes last.
-#[test]
-fn loom_a_gate_reopened_while_two_workers_start_looking_ends_closed() {
-    loom::model(|| {
-        let sleep = Arc::new(Sleep::new(3));
-        let looking: Vec<_> = (1..3)
+/// *idle-while-gate-opens*: workers `1..=lookers` start looking for work (and never stop)
+/// while worker 0 runs `owner` on its gate. Whatever the interleaving, the gate must end
+/// closed: an opening either saw an idle worker and closed again, or that worker's swap
+/// came later and closed it.
+fn gate_ends_closed_while_workers_start_looking(lookers: usize, owner: fn(&Sleep)) {
+    loom::model(move || {
+        let sleep = Arc::new(Sleep::new(lookers + 1));
+        let looking: Vec<_> = (1..=lookers)
             .map(|index| {
                 let sleep = sleep.clone();
                 thread::spawn(move || drop(sleep.start_looking(index, 0)))
             })
             .collect();
-        sleep.open_gate(0);
-        sleep.gate(0).close();
-        sleep.open_gate(0);
+        owner(&sleep);
         for worker in looking {
             worker.join().unwrap();
         }
         assert!(!sleep.gate(0).is_open());
+    });
+}
+
+#[test]
+fn loom_a_worker_that_starts_looking_closes_an_opening_gate() {
+    gate_ends_closed_while_workers_start_looking(1, |sleep| sleep.open_gate(0));
+}
+
+/// The owner closes and reopens (a fork popped, then enough forks again) while two workers
+/// start looking.
+#[test]
+fn loom_a_gate_reopened_while_two_workers_start_looking_ends_closed() {
+    gate_ends_closed_while_workers_start_looking(2, |sleep| {
+        sleep.open_gate(0);
+        sleep.gate(0).close();
+        sleep.open_gate(0);
     });
 }
 
@@ -213,8 +210,7 @@ fn loom_a_gate_opens_when_nobody_is_idle() {
         let looked = {
             let sleep = sleep.clone();
             thread::spawn(move || {
-                let state = sleep.start_looking(1, 0);
-                drop(state);
+                drop(sleep.start_looking(1, 0));
                 sleep.stop_looking(true);
             })
         };
