@@ -175,7 +175,9 @@ fn gate_ends_closed_while_workers_start_looking(lookers: usize, owner: fn(&Sleep
         let looking: Vec<_> = (1..=lookers)
             .map(|index| {
                 let sleep = sleep.clone();
-                thread::spawn(move || drop(sleep.start_looking(index, 0)))
+                thread::spawn(move || {
+                    sleep.start_looking(index, 0);
+                })
             })
             .collect();
         owner(&sleep);
@@ -210,7 +212,7 @@ fn loom_a_gate_opens_when_nobody_is_idle() {
         let looked = {
             let sleep = sleep.clone();
             thread::spawn(move || {
-                drop(sleep.start_looking(1, 0));
+                sleep.start_looking(1, 0);
                 sleep.stop_looking(true);
             })
         };
