@@ -345,7 +345,7 @@ impl WorkerThread {
         if !self.anyone_idle() {
             return false;
         }
-        if self.forks.published.get() < self.forks.len.get() || !self.deque.is_empty() {
+        if self.private_forks() > 0 || !self.deque.is_empty() {
             self.share_fork_cold();
             return false;
         }
@@ -385,7 +385,7 @@ impl WorkerThread {
     /// `pool::publish_fork`).
     #[inline]
     pub(crate) fn publish_fork(&self) {
-        if self.forks.published.get() < self.forks.len.get() {
+        if self.private_forks() > 0 {
             self.share_fork_cold();
         }
     }
@@ -396,10 +396,7 @@ impl WorkerThread {
     /// loads; the publishing push happens about once per stolen or reclaimed fork.
     #[inline]
     pub(crate) fn keep_one_fork_stealable(&self) {
-        if self.forks.published.get() < self.forks.len.get()
-            && self.registry.num_threads() > 1
-            && self.deque.is_empty()
-        {
+        if self.private_forks() > 0 && self.registry.num_threads() > 1 && self.deque.is_empty() {
             self.share_fork_cold();
         }
     }
@@ -438,7 +435,7 @@ impl WorkerThread {
 
     /// True if this worker has forks or jobs of its own that have not run yet.
     pub(crate) fn has_pending_tasks(&self) -> bool {
-        self.forks.len.get() > self.forks.published.get() || !self.deque.is_empty()
+        self.private_forks() > 0 || !self.deque.is_empty()
     }
 
     /// Pushes a job on this worker's deque, visible to thieves at once (spawn, overflow).
