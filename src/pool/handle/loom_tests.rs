@@ -53,10 +53,13 @@ fn loom_a_registered_waker_is_woken_once_and_a_replaced_one_never() {
         };
         let (first, first_waker) = counting_waker();
         let (second, second_waker) = counting_waker();
-        // SAFETY (each poll): this thread is the only handle; it stops after Ready.
-        let value = match unsafe { slot.poll(&first_waker) } {
+        let poll = |waker| {
+            // SAFETY: this thread is the only handle, and it polls no more after `Ready`.
+            unsafe { slot.poll(waker) }
+        };
+        let value = match poll(&first_waker) {
             Poll::Ready(result) => value_of(result),
-            Poll::Pending => match unsafe { slot.poll(&second_waker) } {
+            Poll::Pending => match poll(&second_waker) {
                 Poll::Ready(result) => value_of(result),
                 Poll::Pending => {
                     // Registered and replaced before completion: only `second` is woken.
@@ -64,7 +67,7 @@ fn loom_a_registered_waker_is_woken_once_and_a_replaced_one_never() {
                         thread::yield_now();
                     }
                     assert_eq!(first.0.load(Ordering::SeqCst), 0);
-                    match unsafe { slot.poll(&second_waker) } {
+                    match poll(&second_waker) {
                         Poll::Ready(result) => value_of(result),
                         Poll::Pending => panic!("woken before the result was ready"),
                     }
