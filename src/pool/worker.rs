@@ -345,7 +345,7 @@ impl WorkerThread {
         if !self.anyone_idle() {
             return false;
         }
-        if self.private_forks() > 0 || !self.deque.is_empty() {
+        if self.has_pending_tasks() {
             self.share_fork_cold();
             return false;
         }
@@ -434,6 +434,7 @@ impl WorkerThread {
     }
 
     /// True if this worker has forks or jobs of its own that have not run yet.
+    #[inline]
     pub(crate) fn has_pending_tasks(&self) -> bool {
         self.private_forks() > 0 || !self.deque.is_empty()
     }
