@@ -282,11 +282,12 @@ impl StealRange {
         // ORDERING: Relaxed: only the word's value matters, and an RMW reads the latest value
         // whatever the ordering (see the table). Races with the CAS in `steal_half`.
         let old = self.word.fetch_add(u64::from(len), Ordering::Relaxed);
-        let mut chunk = cursor.record_claim(old, len);
+        // `None`: a thief took all that was left (under `2 * min_len` items).
+        let mut chunk = cursor.record_claim(old, len)?;
         // Thieves struck since the owner last looked, and what they left behind this claim
         // is a crumb under `min_len`: take it along (no chunk may be that short). It is
         // exact and stays put: `high_seen` is the `high` this claim read, and no thief takes
-        // anything from fewer than `2 * min_len` items.
+        // anything from fewer than `min_len` items.
         let crumb = cursor.remaining();
         if self.limits.is_crumb(crumb) {
             // ORDERING: Relaxed, as above; no thief's CAS can succeed on what is left.
@@ -308,18 +309,24 @@ impl StealRange {
         Some(chunk)
     }
 
-    /// Thief: claims the upper half (rounded down, at least `min_len`) of what is left, or
-    /// `None` if that is too little. Linearizes at the successful CAS.
+    /// Thief: claims the upper half (rounded down) of what is left if that is at least
+    /// `min_len`, else all of it if that is (under `2 * min_len` items: the last item of a
+    /// loop of heavy items, which its owner would fold only after its current chunk), else
+    /// nothing. Linearizes at the successful CAS.
     pub(crate) fn steal_half(&self) -> Option<Range<u32>> {
         // ORDERING: Relaxed: a stale value only makes the CAS below fail (see the table).
         let mut current = self.word.load(Ordering::Relaxed);
         loop {
             let (low, high) = unpack(current);
-            let half = high.saturating_sub(low) / 2;
-            if half < self.limits.min_len {
+            let left = high.saturating_sub(low);
+            let take = if left / 2 >= self.limits.min_len {
+                left / 2
+            } else if left >= self.limits.min_len {
+                left
+            } else {
                 return None;
-            }
-            let mid = high - half;
+            };
+            let mid = high - take;
             // ORDERING: Relaxed both ways: races with the owner's `fetch_add` in `take_chunk`
             // and other thieves' CAS; atomicity alone decides who gets which indices.
             match self.word.compare_exchange_weak(
@@ -463,9 +470,10 @@ impl OwnerCursor {
         self.limits.is_capped()
     }
 
-    /// Whether a thief could take something from what is left: worth a "steal me" job.
+    /// Whether a thief could take something from what is left (at least `min_len` items
+    /// unclaimed, see [`StealRange::steal_half`]): worth a "steal me" job.
     pub(crate) fn worth_stealing(&self) -> bool {
-        self.remaining() / 2 >= self.limits.min_len
+        self.high_seen.saturating_sub(self.low) >= self.limits.min_len
     }
 
     /// The length of the next claim: the doubling `next_len`, capped by an eighth of the rest,
@@ -489,24 +497,26 @@ impl OwnerCursor {
     }
 
     /// Turns the word before the `fetch_add` of `len` into the owner's chunk, and sets up
-    /// the next one: double while nobody steals, back to `min_len` after a steal.
+    /// the next one: double while nobody steals, back to `min_len` after a steal. `None` if
+    /// the word was empty: a thief took the whole rest, too short to halve, since the
+    /// owner last looked (the word then reads `low > high`, exhausted, as after an
+    /// overshoot).
     #[inline]
-    fn record_claim(&mut self, old: u64, len: u32) -> Chunk {
+    fn record_claim(&mut self, old: u64, len: u32) -> Option<Chunk> {
         let (low, high) = unpack(old);
         debug_assert_eq!(low, self.low, "only the owner moves `low`");
-        debug_assert!(
-            low < high,
-            "a thief always leaves the owner at least one index"
-        );
         self.low = low + len;
         let steal_observed = self.observe_high(high);
+        if low >= high {
+            return None;
+        }
         if !steal_observed {
             self.next_len = self.next_len.saturating_mul(2).min(self.limits.max_len);
         }
-        Chunk {
+        Some(Chunk {
             indices: low..(low + len).min(high),
             steal_observed,
-        }
+        })
     }
 
     /// Records `high` read from the word: true if it is below what the owner saw last (a

@@ -27,13 +27,13 @@ fn one_thread_runs_an_indexed_loop_without_any_range_steal() {
 
 #[test]
 fn ranges_too_short_to_steal_from_are_folded_whole_in_every_pool() {
-    // After the owner's first claim of `min_len` items, a thief may take the upper half of
-    // the rest only if that half holds `min_len` items: so a loop of 1 or 2 items, or of
-    // fewer than 3 * `min_len`, is never split. The driver folds it as one chunk, with no
-    // range at all; every item still comes out, in order.
+    // The owner's first claim takes `min_len` items, or all of them if fewer than `min_len`
+    // would be left; a thief takes at least `min_len`. So a loop of 1 item, or of fewer than
+    // 2 * `min_len`, is never split. The driver folds it as one chunk, with no range at
+    // all; every item still comes out, in order.
     for threads in [2, 3, 8] {
         let pool = pool(threads);
-        for (n, min) in [(1usize, 1), (2, 1), (5, 2), (29, 10)] {
+        for (n, min) in [(1usize, 1), (3, 2), (19, 10)] {
             let before = pool.stats();
             let v: Vec<u64> = pool.install(|| {
                 (0..n)
@@ -49,6 +49,44 @@ fn ranges_too_short_to_steal_from_are_folded_whole_in_every_pool() {
             assert_eq!(delta.chunks_taken, 1, "{what}");
         }
     }
+}
+
+#[test]
+fn a_loop_of_two_slow_items_runs_them_on_two_workers() {
+    // Each item waits (up to a bound) for the other to start: they overlap only if a thief
+    // took the second item while the owner ran the first. A thief takes the whole rest of a
+    // range when it is too short to halve, so a two-item loop is split like any other. The
+    // pool's second worker may not be looking for work yet when the owner first looks at
+    // the pool, so a few attempts are allowed; a driver that never splits such a loop fails
+    // them all.
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::time::{Duration, Instant};
+    let pool = pool(2);
+    let overlapped = (0..20).any(|_| {
+        let started = AtomicUsize::new(0);
+        let before = pool.stats();
+        let saw_partner: Vec<bool> = pool.install(|| {
+            (0..2u64)
+                .into_par_iter()
+                .map(|_| {
+                    started.fetch_add(1, Ordering::SeqCst);
+                    let deadline = Instant::now() + Duration::from_millis(200);
+                    while started.load(Ordering::SeqCst) < 2 && Instant::now() < deadline {
+                        std::thread::yield_now();
+                    }
+                    started.load(Ordering::SeqCst) == 2
+                })
+                .collect()
+        });
+        let delta = pool.stats() - before;
+        assert_eq!(saw_partner.len(), 2);
+        let both = saw_partner.iter().all(|&saw| saw);
+        if both {
+            assert_eq!(delta.range_steals, 1, "{delta:?}");
+        }
+        both
+    });
+    assert!(overlapped, "the two items never ran at the same time");
 }
 
 /// Sets its flag when dropped (also when unwinding).

@@ -27,12 +27,18 @@ impl SplitAt for Items {
 }
 
 /// The owner's indices, and how many steals it was told of (by claims and by a
-/// `peek_steal` after each claim, as the driver looks between blocks). No chunk is shorter
-/// than `min_len` (the models' ranges are not): a claim takes along the crumb steals leave.
+/// `peek_steal` after each claim, as the driver looks between blocks, or by a claim that
+/// found nothing because a thief took the whole rest). No chunk is shorter than `min_len`
+/// (the models' ranges are not): a claim takes along the crumb steals leave.
 fn own(range: &StealRange, cursor: &mut OwnerCursor) -> (Vec<u32>, usize) {
     let mut taken = Vec::new();
     let mut reports = 0;
-    while let Some(chunk) = range.take_chunk(cursor) {
+    loop {
+        let high_seen = cursor.high_seen;
+        let Some(chunk) = range.take_chunk(cursor) else {
+            reports += usize::from(cursor.high_seen < high_seen);
+            break;
+        };
         assert!(
             chunk.indices.len() >= cursor.limits.min_len as usize,
             "{chunk:?}"
@@ -41,6 +47,7 @@ fn own(range: &StealRange, cursor: &mut OwnerCursor) -> (Vec<u32>, usize) {
         reports += usize::from(chunk.steal_observed);
         reports += usize::from(range.peek_steal(cursor));
     }
+    assert_eq!(cursor.remaining(), 0);
     assert_eq!(range.take_chunk(cursor), None, "nothing after exhaustion");
     (taken, reports)
 }

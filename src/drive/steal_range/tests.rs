@@ -322,18 +322,56 @@ fn a_crumb_that_would_make_a_chunk_too_long_gets_a_chunk_of_min_len() {
 }
 
 #[test]
-fn thieves_take_the_upper_half_rounded_down() {
-    let (range, _cursor) = StealRange::new(0..10, ChunkLimits::DEFAULT);
+fn thieves_take_the_upper_half_rounded_down_and_a_last_item_whole() {
+    let (range, mut cursor) = StealRange::new(0..10, ChunkLimits::DEFAULT);
     let steals: Vec<_> = std::iter::from_fn(|| range.steal_half()).collect();
-    assert_eq!(steals, vec![5..10, 3..5, 2..3, 1..2]);
-    assert!(!range.is_exhausted(), "index 0 is left for the owner");
+    assert_eq!(steals, vec![5..10, 3..5, 2..3, 1..2, 0..1]);
+    assert!(range.is_exhausted(), "a rest too short to halve goes whole");
+    assert_eq!(range.take_chunk(&mut cursor), None);
+    assert_eq!(cursor.remaining(), 0);
 }
 
 #[test]
 fn thieves_take_nothing_shorter_than_min_len() {
-    let (range, _cursor) = StealRange::new(0..10, ChunkLimits::new(4, 100));
+    let (range, mut cursor) = StealRange::new(0..10, ChunkLimits::new(4, 100));
     assert_eq!(range.steal_half(), Some(5..10));
-    assert_eq!(range.steal_half(), None, "half of 5 is 2 < 4");
+    assert_eq!(
+        range.steal_half(),
+        Some(0..5),
+        "half of 5 is 2 < 4, and 5 >= 4: all of it"
+    );
+    assert_eq!(range.steal_half(), None);
+    assert_eq!(range.take_chunk(&mut cursor), None);
+
+    let (range, mut cursor) = StealRange::new(0..3, ChunkLimits::new(4, 100));
+    assert_eq!(range.steal_half(), None, "3 items, under min_len");
+    assert_eq!(range.take_chunk(&mut cursor).unwrap().indices, 0..3);
+}
+
+#[test]
+fn a_thief_that_takes_the_whole_rest_ends_the_owners_claims() {
+    let (range, mut cursor) = StealRange::new(0..4, ChunkLimits::DEFAULT);
+    assert_eq!(range.take_chunk(&mut cursor).unwrap().indices, 0..1);
+    assert_eq!(range.steal_half(), Some(3..4));
+    assert!(
+        cursor.worth_stealing(),
+        "the owner has not seen the steal yet"
+    );
+    assert!(range.peek_steal(&mut cursor));
+    assert!(
+        cursor.worth_stealing(),
+        "1..3 left: a thief could take 2..3"
+    );
+    assert_eq!(range.steal_half(), Some(2..3));
+    assert_eq!(
+        range.steal_half(),
+        Some(1..2),
+        "one item left: it goes whole"
+    );
+    assert_eq!(range.steal_half(), None);
+    assert_eq!(range.take_chunk(&mut cursor), None, "nothing left to claim");
+    assert!(!cursor.worth_stealing());
+    assert_eq!(cursor.remaining(), 0);
 }
 
 #[test]
@@ -391,7 +429,12 @@ fn random_interleavings_hand_out_every_index_once_owner_below_thieves() {
                 if let Some(stolen) = range.steal_half() {
                     assert_eq!(stolen.end, thief_start, "each steal is the upper neighbour");
                     assert!(stolen.len() >= min_len);
-                    assert!(stolen.len() as u32 <= (thief_start - owner_end) / 2);
+                    let left = thief_start - owner_end;
+                    if left as usize >= 2 * min_len {
+                        assert!(stolen.len() as u32 <= left / 2, "at most half");
+                    } else {
+                        assert_eq!(stolen.len() as u32, left, "too short to halve: whole");
+                    }
                     thief_start = stolen.start;
                 }
             } else {
