@@ -256,9 +256,9 @@ where
 {
     // The owner's first chunk is claimed before the range is shared, so it costs no atomic
     // and no trip through the hand-off slot; a thief sees the range as it would have right
-    // after that claim. If what is left then is too short to steal from (nothing, or a
-    // crumb under `min_len`), nobody ever could: no range and no join at all. A single
-    // item left is stealable: a loop of two slow items runs on two workers.
+    // after that claim. If what is left then is too short to steal from (under `min_len`
+    // items: none, without `with_min_len`), nobody ever could: no range and no join at
+    // all. A single item left is stealable: a loop of two slow items runs on two workers.
     let mut cursor = OwnerCursor::new(0..len as u32, limits);
     let first = cursor
         .claim_unshared()
