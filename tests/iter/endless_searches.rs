@@ -14,9 +14,11 @@ use std::sync::atomic::{AtomicU64, Ordering};
 const OCTILLION: u128 = 1_000_000_000_000_000_000_000_000_000;
 
 /// Far more items than any of these searches needs, far fewer than a piece running to its
-/// end would see. `find_last` needs the most: about 1.8·10^8 items here, with weft and with
-/// Rayon alike (one chain of about 70 steals towards the upper end, each piece running a
-/// while before the piece right of it matches).
+/// end would see. `find_last` needs the most (one chain of steals towards the upper end,
+/// each piece running a while before the piece right of it matches): a few 10^6 items on an
+/// idle machine, and the nested search at 2 threads up to 5·10^8 with two other copies of
+/// it running on the same 2 cores. (With 64-bit positions the nested search ran out of
+/// them at the innermost level and needed 1.0–1.5·10^9: a whole inner loop.)
 const BUDGET: u64 = 2_000_000_000;
 
 /// Runs `search` in a fresh pool of each size, handing it a closure that counts one item

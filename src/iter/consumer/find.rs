@@ -4,14 +4,22 @@
 //! `any`: one shared flag; every piece stops once it is set.
 //!
 //! `first`/`last`: every consumer owns a slice `[low, high)` of an abstract position space
-//! (`0..usize::MAX` at the root); splitting halves it, so positions grow in iteration
-//! order. A piece that finds a match records its `low` (first) or `high` (last) in a shared
+//! (`0..u128::MAX` at the root); splitting divides it (in proportion to the items each
+//! side gets when that is known, else in half), so positions grow in iteration order. The
+//! space is 128 bits wide because nested loops multiply: three nested loops of 10^9 items
+//! each left the innermost pieces of a 64-bit space with no positions of their own, and
+//! pieces that share positions cannot stop each other ([`best::Best`] holds the shared
+//! value). A piece that finds a match records its `low` (first) or `high` (last) in a shared
 //! best-so-far; a piece whose whole slice lies after the best (first) or before it (last)
 //! can no longer matter and reports `full`. Results are combined by the reducer in order,
 //! so the answer is the sequentially first (last) match even when position slices run out.
 
+mod best;
+
 use std::cell::Cell;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use best::Best;
 
 use crate::iter::ParallelIterator;
 use crate::plumbing::{Consumer, Folder, Reducer, UnindexedConsumer};
@@ -131,10 +139,10 @@ where
     I: ParallelIterator<Item = Option<R>>,
     R: Send,
 {
-    let best = AtomicUsize::new(usize::MAX);
+    let best = Best::falling();
     par_iter.drive_unindexed(FindInOrder {
         low: Cell::new(0),
-        high: usize::MAX,
+        high: u128::MAX,
         best: &best,
         last: false,
     })
@@ -145,10 +153,10 @@ where
     I: ParallelIterator<Item = Option<R>>,
     R: Send,
 {
-    let best = AtomicUsize::new(0);
+    let best = Best::rising();
     par_iter.drive_unindexed(FindInOrder {
         low: Cell::new(0),
-        high: usize::MAX,
+        high: u128::MAX,
         best: &best,
         last: true,
     })
@@ -158,23 +166,22 @@ where
 /// (last) of a piece that found a match. `low` is a `Cell` because `split_off_left` (which
 /// only gets `&self`) hands out the lower half and keeps the upper one.
 struct FindInOrder<'b> {
-    low: Cell<usize>,
-    high: usize,
-    best: &'b AtomicUsize,
+    low: Cell<u128>,
+    high: u128,
+    best: &'b Best,
     last: bool,
 }
 
 impl FindInOrder<'_> {
     /// Whether a piece entirely before (first) or after (last) us has already found one.
     #[inline]
-    fn beaten(low: usize, high: usize, best: &AtomicUsize, last: bool) -> bool {
-        // ORDERING: a pruning hint; results travel through the reducers, so Relaxed
-        // suffices. Pairs with the Relaxed `fetch_min`/`fetch_max` in `record`.
-        let best = best.load(Ordering::Relaxed);
+    fn beaten(low: u128, high: u128, best: &Best, last: bool) -> bool {
+        // A pruning hint (results travel through the reducers): a stale answer only stops a
+        // piece later than it could have.
         if last {
-            best > high
+            best.is_after(high)
         } else {
-            best < low
+            best.is_before(low)
         }
     }
 
@@ -191,14 +198,16 @@ impl FindInOrder<'_> {
 
     /// Splits `[low, high)` in proportion: the lower piece gets `index` parts of `len`.
     /// Only `len` items ever reach this consumer, so no positions are wasted on items that
-    /// never come; cuts in half would run out of positions after 64 consecutive chunks of
+    /// never come; cuts in half would run out of positions after 128 consecutive chunks of
     /// one owner, and pieces with empty ranges no longer stop each other.
     fn cut(&self, index: usize, len: usize) -> (Self, Self) {
         let low = self.low.get();
-        let width = (self.high - low) as u128;
-        // At most `width` (index <= len), so it fits in a usize.
-        let lower_width = width * index.min(len) as u128 / len as u128;
-        let mid = low + lower_width as usize;
+        let width = self.high - low;
+        let (index, len) = (index.min(len) as u128, len as u128);
+        // `width * index / len` without overflow: both products are below 2^128 (the
+        // remainder is below `len`, and `index`, `len` fit in 64 bits).
+        let lower_width = width / len * index + width % len * index / len;
+        let mid = low + lower_width;
         let (best, last) = (self.best, self.last);
         (
             FindInOrder {
@@ -296,12 +305,7 @@ impl<R> FindInOrderFolder<'_, R> {
             best,
             last,
         } = self.consumer;
-        // ORDERING: see `FindInOrder::beaten`.
-        if last {
-            best.fetch_max(high, Ordering::Relaxed);
-        } else {
-            best.fetch_min(low.get(), Ordering::Relaxed);
-        }
+        best.record(if last { high } else { low.get() });
     }
 }
 
@@ -417,16 +421,16 @@ mod tests {
         // The on-steal driver's cuts along one owner's run: `chunk` items off the front of
         // what is left, a million times. Every chunk must keep a non-empty range of its own (so a
         // match in it is told apart from its neighbours'), and no range may overlap.
-        use super::{Consumer, FindInOrder};
+        use super::{Best, Consumer, FindInOrder};
         use core::cell::Cell;
-        use std::sync::atomic::AtomicUsize;
-        let best = AtomicUsize::new(usize::MAX);
-        let mut rest = FindInOrder {
-            low: Cell::new(0),
-            high: usize::MAX,
+        let best = Best::falling();
+        let whole = |low, high| FindInOrder {
+            low: Cell::new(low),
+            high,
             best: &best,
             last: false,
         };
+        let mut rest = whole(0, u128::MAX);
         let (mut left, chunk) = (1_000_000_000usize, 1000);
         let mut previous_high = 0;
         while left > 0 {
@@ -441,18 +445,52 @@ mod tests {
             rest = upper;
             left -= chunk;
         }
-        assert_eq!(previous_high, usize::MAX);
-        // Cut in half instead, 64 chunks leave the rest at most one position.
-        let mut rest = FindInOrder {
-            low: Cell::new(0),
-            high: usize::MAX,
-            best: &best,
-            last: false,
-        };
-        for _ in 0..64 {
+        assert_eq!(previous_high, u128::MAX);
+        // Cut in half instead, 128 chunks leave the rest at most one position.
+        let mut rest = whole(0, u128::MAX);
+        for _ in 0..128 {
             rest = Consumer::<Option<u8>>::split_at(rest, chunk).1;
         }
         assert!(rest.high - rest.low.get() <= 1);
+    }
+
+    #[test]
+    fn three_nested_loops_of_a_billion_keep_positions_at_the_innermost_level() {
+        // The last item of the last item of a loop of 10^9, cut in proportion at each level,
+        // and then a chain of thieves halving the innermost loop down to one chunk: every
+        // cut along the way still leaves both sides positions of their own. (In 64 bits the
+        // innermost loop got 18 positions for 10^9 items.)
+        use super::{Best, Consumer, FindInOrder};
+        use core::cell::Cell;
+        let best = Best::rising();
+        let mut piece = FindInOrder {
+            low: Cell::new(0),
+            high: u128::MAX,
+            best: &best,
+            last: true,
+        };
+        let level = 1_000_000_000usize;
+        for _ in 0..2 {
+            // The last item of this level: everything before it is cut off.
+            let (before, last, _) = Consumer::<Option<u8>>::split_at_sized(piece, level - 1, level);
+            assert!(before.high == last.low.get() && before.low.get() < before.high);
+            piece = last;
+        }
+        let mut left = level;
+        while left > 1000 {
+            let half = left / 2;
+            let (owner, thief, _) =
+                Consumer::<Option<u8>>::split_at_sized(piece, left - half, left);
+            assert!(owner.low.get() < owner.high && thief.low.get() < thief.high);
+            piece = thief;
+            left = half;
+        }
+        assert_eq!(piece.high, u128::MAX);
+        assert!(
+            piece.high - piece.low.get() > 1_000_000,
+            "{}",
+            piece.high - piece.low.get()
+        );
     }
 
     #[test]

@@ -1,0 +1,215 @@
+//! The best position found so far by a `find_first` / `find_last` search: a `u128` that
+//! only moves one way, written rarely (once per match, or per batch of a `find_last`) and
+//! read before every item.
+//!
+//! There is no stable 128-bit atomic, so the value lives in two words. Writers take a lock
+//! (they are rare); readers take none and may see a stale value (even one below the latest
+//! record, while a writer is between its two stores), but never one past every record: for `find_last` a read is at most the latest value written, for
+//! `find_first` at least. A piece that compares its positions with such a read can only be
+//! told it is beaten later than it could have been, never wrongly.
+//!
+//! Why a read is bounded (shown for a rising value; a falling one is the mirror image): a
+//! writer that changes the upper word first resets the lower word to its floor (0), then
+//! publishes the upper word (Release), then stores the lower word. A reader that loads the
+//! upper word `h` (Acquire) from writer `X` sees `X`'s reset or a later lower word; the lower
+//! words after `X`'s reset all belong to `X` or to later writers, whose values are at least
+//! `(h, that word)` because values only rise. So `(h, lower)` never exceeds a value some
+//! writer has committed to.
+
+use crate::sync::atomic::{AtomicU64, Ordering};
+use crate::sync::Mutex;
+
+/// A position that only rises (`find_last`) or only falls (`find_first`).
+pub(super) struct Best {
+    upper: AtomicU64,
+    lower: AtomicU64,
+    /// Serializes writers, so that the two words change in the order the reads rely on.
+    writers: Mutex<()>,
+    rising: bool,
+}
+
+#[inline]
+fn words(value: u128) -> (u64, u64) {
+    ((value >> 64) as u64, value as u64)
+}
+
+impl Best {
+    /// A rising best starting at 0 (nothing found: every position is after it).
+    pub(super) fn rising() -> Self {
+        Self::starting_at(0, true)
+    }
+
+    /// A falling best starting at `u128::MAX` (nothing found: every position is before it).
+    pub(super) fn falling() -> Self {
+        Self::starting_at(u128::MAX, false)
+    }
+
+    fn starting_at(value: u128, rising: bool) -> Self {
+        let (upper, lower) = words(value);
+        Best {
+            upper: AtomicU64::new(upper),
+            lower: AtomicU64::new(lower),
+            writers: Mutex::new(()),
+            rising,
+        }
+    }
+
+    /// Whether the best (rising) is past `position`. A `false` may be stale, a `true` never
+    /// is.
+    #[inline]
+    pub(super) fn is_after(&self, position: u128) -> bool {
+        debug_assert!(self.rising);
+        let (upper, lower) = words(position);
+        // ORDERING: Acquire pairs with the Release store of the upper word in `record`, so
+        // the lower word read next is the writer's reset or later (see the module comment).
+        let best_upper = self.upper.load(Ordering::Acquire);
+        // ORDERING: Relaxed: the Acquire above already orders this load after the reset.
+        best_upper > upper || (best_upper == upper && self.lower.load(Ordering::Relaxed) > lower)
+    }
+
+    /// Whether the best (falling) is before `position`. A `false` may be stale, a `true`
+    /// never is.
+    #[inline]
+    pub(super) fn is_before(&self, position: u128) -> bool {
+        debug_assert!(!self.rising);
+        let (upper, lower) = words(position);
+        // ORDERING: as in `is_after`.
+        let best_upper = self.upper.load(Ordering::Acquire);
+        best_upper < upper || (best_upper == upper && self.lower.load(Ordering::Relaxed) < lower)
+    }
+
+    /// Moves the best to `position` if that is further (higher when rising, lower when
+    /// falling).
+    pub(super) fn record(&self, position: u128) {
+        // A panic cannot leave the words half-written (no user code runs under the lock),
+        // so a poisoned lock is as good as a clean one.
+        let _writing = self
+            .writers
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        // ORDERING: Relaxed: writers are serialized by the lock, which orders these loads
+        // after the previous writer's stores.
+        let current = (u128::from(self.upper.load(Ordering::Relaxed)) << 64)
+            | u128::from(self.lower.load(Ordering::Relaxed));
+        let further = if self.rising {
+            position > current
+        } else {
+            position < current
+        };
+        if !further {
+            return;
+        }
+        let (upper, lower) = words(position);
+        if upper != (current >> 64) as u64 {
+            // ORDERING: Relaxed: published by the Release store of the upper word below.
+            let floor = if self.rising { 0 } else { u64::MAX };
+            self.lower.store(floor, Ordering::Relaxed);
+            // ORDERING: Release: a reader that sees this upper word sees the reset above.
+            self.upper.store(upper, Ordering::Release);
+        }
+        // ORDERING: Relaxed: a reader pairs it with whichever upper word it read; either
+        // pairing is bounded by this record (module comment).
+        self.lower.store(lower, Ordering::Relaxed);
+    }
+
+    /// The value (exact when no writer is active).
+    #[cfg(test)]
+    pub(super) fn get(&self) -> u128 {
+        let _writing = self
+            .writers
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        (u128::from(self.upper.load(Ordering::Relaxed)) << 64)
+            | u128::from(self.lower.load(Ordering::Relaxed))
+    }
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::Best;
+
+    #[test]
+    fn records_keep_the_furthest_and_compare_across_the_word_boundary() {
+        let word = 1u128 << 64;
+        let last = Best::rising();
+        assert!(!last.is_after(0));
+        last.record(word + 5);
+        last.record(word - 1); // lower: ignored
+        assert_eq!(last.get(), word + 5);
+        assert!(last.is_after(word + 4) && last.is_after(word - 1) && last.is_after(7));
+        assert!(!last.is_after(word + 5) && !last.is_after(2 * word));
+        last.record(3 * word + 1);
+        assert!(last.is_after(3 * word) && !last.is_after(3 * word + 1));
+
+        let first = Best::falling();
+        assert!(!first.is_before(u128::MAX));
+        first.record(2 * word + 9);
+        first.record(3 * word); // higher: ignored
+        assert_eq!(first.get(), 2 * word + 9);
+        assert!(first.is_before(2 * word + 10) && first.is_before(u128::MAX));
+        assert!(!first.is_before(2 * word + 9) && !first.is_before(word));
+        first.record(5);
+        assert!(first.is_before(6) && !first.is_before(5));
+    }
+}
+
+#[cfg(all(test, loom))]
+mod loom_tests {
+    use super::Best;
+    use crate::sync::{thread, Arc};
+
+    /// Two writers raise the best across the word boundary, to values whose lower words are
+    /// below the one they replace, while a reader compares: no answer may pass the largest
+    /// record (an upper word read with a stale lower one would).
+    #[test]
+    fn loom_a_read_never_passes_every_record() {
+        loom::model(|| {
+            let word = 1u128 << 64;
+            let best = Arc::new(Best::rising());
+            best.record(word - 1);
+            let writers: Vec<_> = [word + 2, word + 1]
+                .into_iter()
+                .map(|value| {
+                    let best = Arc::clone(&best);
+                    thread::spawn(move || best.record(value))
+                })
+                .collect();
+            // A reader of its own (loom did not interleave the main thread's reads with the
+            // writers' stores). A read may fall below an earlier record while a writer resets
+            // the lower word: stale, not wrong.
+            let reader = Arc::clone(&best);
+            let read = thread::spawn(move || reader.is_after(word + 2));
+            assert!(!read.join().unwrap());
+            for writer in writers {
+                writer.join().unwrap();
+            }
+            assert_eq!(best.get(), word + 2);
+            assert!(best.is_after(word + 1));
+        });
+    }
+
+    /// The mirror image for a falling best.
+    #[test]
+    fn loom_a_falling_read_never_passes_every_record() {
+        loom::model(|| {
+            let word = 1u128 << 64;
+            let best = Arc::new(Best::falling());
+            best.record(3 * word);
+            let writers: Vec<_> = [3 * word - 2, 3 * word - 1]
+                .into_iter()
+                .map(|value| {
+                    let best = Arc::clone(&best);
+                    thread::spawn(move || best.record(value))
+                })
+                .collect();
+            let reader = Arc::clone(&best);
+            let read = thread::spawn(move || reader.is_before(3 * word - 2));
+            assert!(!read.join().unwrap());
+            for writer in writers {
+                writer.join().unwrap();
+            }
+            assert_eq!(best.get(), 3 * word - 2);
+            assert!(best.is_before(3 * word - 1));
+        });
+    }
+}
