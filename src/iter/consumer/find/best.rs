@@ -58,24 +58,45 @@ impl Best {
     /// is.
     #[inline]
     pub(super) fn is_after(&self, position: u128) -> bool {
+        self.may_be_after(position) && self.read() > position
+    }
+
+    /// False if the best (rising) is not past `position`, by its upper word alone (one load
+    /// and compare): what a search tests before every item. A `true` needs
+    /// [`is_after`](Self::is_after) to be sure; it is rare unless `position` shares its
+    /// upper word with the best (searches of more than 2^64 items).
+    #[inline]
+    pub(super) fn may_be_after(&self, position: u128) -> bool {
         debug_assert!(self.rising);
-        let (upper, lower) = words(position);
-        // ORDERING: Acquire pairs with the Release store of the upper word in `record`, so
-        // the lower word read next is the writer's reset or later (see the module comment).
-        let best_upper = self.upper.load(Ordering::Acquire);
-        // ORDERING: Relaxed: the Acquire above already orders this load after the reset.
-        best_upper > upper || (best_upper == upper && self.lower.load(Ordering::Relaxed) > lower)
+        // ORDERING: Relaxed: a stale upper word only delays the answer; `read` loads it again
+        // with Acquire when the exact test is needed.
+        self.upper.load(Ordering::Relaxed) >= words(position).0
     }
 
     /// Whether the best (falling) is before `position`. A `false` may be stale, a `true`
     /// never is.
     #[inline]
     pub(super) fn is_before(&self, position: u128) -> bool {
+        self.may_be_before(position) && self.read() < position
+    }
+
+    /// The mirror image of [`may_be_after`](Self::may_be_after).
+    #[inline]
+    pub(super) fn may_be_before(&self, position: u128) -> bool {
         debug_assert!(!self.rising);
-        let (upper, lower) = words(position);
-        // ORDERING: as in `is_after`.
-        let best_upper = self.upper.load(Ordering::Acquire);
-        best_upper < upper || (best_upper == upper && self.lower.load(Ordering::Relaxed) < lower)
+        // ORDERING: as in `may_be_after`.
+        self.upper.load(Ordering::Relaxed) <= words(position).0
+    }
+
+    /// The value, or one between records: never past every record (module comment).
+    #[cold]
+    fn read(&self) -> u128 {
+        // ORDERING: Acquire pairs with the Release store of the upper word in `record`, so
+        // the lower word read next is that writer's reset or later (module comment).
+        let upper = self.upper.load(Ordering::Acquire);
+        // ORDERING: Relaxed: the Acquire above orders this load after the reset.
+        let lower = self.lower.load(Ordering::Relaxed);
+        (u128::from(upper) << 64) | u128::from(lower)
     }
 
     /// Moves the best to `position` if that is further (higher when rising, lower when
