@@ -13,7 +13,7 @@ use super::job::{Job, JobRef, StackJob, TaggedJob};
 use super::latch::{CoreLatch, CrossLatch, LatchRef, LockLatch};
 use super::sleep::Sleep;
 use super::stats::{PoolStats, WorkerStats};
-use super::thread_builder::{ThreadBuilder, ThreadSpawn};
+use super::thread_builder::{Arrival, ThreadBuilder, ThreadSpawn};
 use super::thread_pool::{PanicHandler, ThreadPoolBuildError, ThreadPoolBuilder};
 use super::trace::{self, JobKind, PoolTrace, Trace};
 use super::unwind::{self, PanicPayload};
@@ -553,8 +553,14 @@ impl Drop for TerminateOnDrop<'_> {
     }
 }
 
-/// The body of a worker thread (see `ThreadBuilder::run`).
-pub(crate) fn main_loop(registry: Arc<Registry>, index: usize, deque: Worker<TaggedJob>) {
+/// The body of a worker thread (see `ThreadBuilder::run`). `arrival` (a thread started by
+/// `DefaultSpawn`) counts the worker as idle until it starts looking for work itself.
+pub(crate) fn main_loop(
+    registry: Arc<Registry>,
+    index: usize,
+    deque: Worker<TaggedJob>,
+    arrival: Option<Arrival>,
+) {
     let worker = WorkerThread::new(deque, index, Arc::clone(&registry));
     crate::huge_pages::enter_worker_thread(registry.huge_pages);
     worker.run_as_current(|| {
@@ -563,6 +569,7 @@ pub(crate) fn main_loop(registry: Arc<Registry>, index: usize, deque: Worker<Tag
                 registry.handle_panic(payload);
             }
         }
+        drop(arrival);
         worker.wait_until(&registry.thread_infos[index].terminate);
         if let Some(handler) = &registry.exit_handler {
             if let Err(payload) = unwind::halt_unwinding(|| handler(index)) {

@@ -51,42 +51,61 @@ fn ranges_too_short_to_steal_from_are_folded_whole_in_every_pool() {
     }
 }
 
+/// Runs a loop of two items in `pool`, each waiting (up to `wait`) for the other to start;
+/// true if both saw the other, i.e. a thief took the second item while the owner ran the
+/// first (then exactly one range steal).
+fn two_items_overlap(pool: &weft::ThreadPool, wait: std::time::Duration) -> bool {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::time::Instant;
+    let started = AtomicUsize::new(0);
+    let before = pool.stats();
+    let saw_partner: Vec<bool> = pool.install(|| {
+        (0..2u64)
+            .into_par_iter()
+            .map(|_| {
+                started.fetch_add(1, Ordering::SeqCst);
+                let deadline = Instant::now() + wait;
+                while started.load(Ordering::SeqCst) < 2 && Instant::now() < deadline {
+                    std::thread::yield_now();
+                }
+                started.load(Ordering::SeqCst) == 2
+            })
+            .collect()
+    });
+    let delta = pool.stats() - before;
+    assert_eq!(saw_partner.len(), 2);
+    let both = saw_partner.iter().all(|&saw| saw);
+    if both {
+        assert_eq!(delta.range_steals, 1, "{delta:?}");
+    }
+    both
+}
+
 #[test]
 fn a_loop_of_two_slow_items_runs_them_on_two_workers() {
-    // Each item waits (up to a bound) for the other to start: they overlap only if a thief
-    // took the second item while the owner ran the first. A thief takes the whole rest of a
-    // range when it is too short to halve, so a two-item loop is split like any other. The
-    // pool's second worker may not be looking for work yet when the owner first looks at
-    // the pool, so a few attempts are allowed; a driver that never splits such a loop fails
-    // them all.
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    use std::time::{Duration, Instant};
+    // A thief takes the whole rest of a range when it is too short to halve, so a two-item
+    // loop is split like any other. A few attempts are allowed (the other worker may be busy
+    // elsewhere for a moment on a loaded machine); a driver that never splits such a loop
+    // fails them all.
     let pool = pool(2);
-    let overlapped = (0..20).any(|_| {
-        let started = AtomicUsize::new(0);
-        let before = pool.stats();
-        let saw_partner: Vec<bool> = pool.install(|| {
-            (0..2u64)
-                .into_par_iter()
-                .map(|_| {
-                    started.fetch_add(1, Ordering::SeqCst);
-                    let deadline = Instant::now() + Duration::from_millis(200);
-                    while started.load(Ordering::SeqCst) < 2 && Instant::now() < deadline {
-                        std::thread::yield_now();
-                    }
-                    started.load(Ordering::SeqCst) == 2
-                })
-                .collect()
-        });
-        let delta = pool.stats() - before;
-        assert_eq!(saw_partner.len(), 2);
-        let both = saw_partner.iter().all(|&saw| saw);
-        if both {
-            assert_eq!(delta.range_steals, 1, "{delta:?}");
-        }
-        both
-    });
+    let overlapped =
+        (0..20).any(|_| two_items_overlap(&pool, std::time::Duration::from_millis(200)));
     assert!(overlapped, "the two items never ran at the same time");
+}
+
+#[test]
+fn the_first_loop_of_a_fresh_pool_reaches_its_starting_workers() {
+    // The first work of a new pool comes while its other threads are still starting: they
+    // count as idle from their spawn (`Arrival`), so the owner offers them the second item
+    // instead of keeping the loop to itself. Every fresh pool must overlap (the wait is only
+    // spent on failure; it bounds how late a thread may start on a loaded machine).
+    for attempt in 0..5 {
+        let pool = pool(2);
+        assert!(
+            two_items_overlap(&pool, std::time::Duration::from_secs(5)),
+            "fresh pool {attempt}: the first loop ran on one worker"
+        );
+    }
 }
 
 /// Sets its flag when dropped (also when unwinding).

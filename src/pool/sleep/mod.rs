@@ -100,6 +100,19 @@ impl Sleep {
         counters::anyone_idle(self.counters.load(Ordering::Relaxed))
     }
 
+    /// A worker thread is being started: it counts as idle (it will look for work as soon
+    /// as it runs) until [`worker_arrived`](Self::worker_arrived). The gates start closed,
+    /// and an owner opening its gate sees this count (*idle-while-gate-opens*).
+    pub(crate) fn worker_arriving(&self) {
+        self.counters.fetch_add(ONE_IDLE, Ordering::SeqCst);
+    }
+
+    /// The worker counted by [`worker_arriving`](Self::worker_arriving) enters its loop (and
+    /// will count itself when it looks for work), or was dropped without running.
+    pub(crate) fn worker_arrived(&self) {
+        self.stop_looking(false);
+    }
+
     /// A worker starts looking for work, in isolation context `context`.
     pub(crate) fn start_looking(&self, worker_index: usize, context: u64) -> IdleState {
         self.counters.fetch_add(ONE_IDLE, Ordering::SeqCst);
