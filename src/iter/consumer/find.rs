@@ -9,9 +9,10 @@
 //! space is 128 bits wide because nested loops multiply: three nested loops of 10^9 items
 //! each left the innermost pieces of a 64-bit space with no positions of their own, and
 //! pieces that share positions cannot stop each other ([`best::Best`] holds the shared
-//! value). A piece that finds a match records its `low` (first) or `high` (last) in a shared
-//! best-so-far; a piece whose whole slice lies after the best (first) or before it (last)
-//! can no longer matter and reports `full`. Results are combined by the reducer in order,
+//! value). A piece that finds a match records its `low` in a shared best-so-far (the
+//! lowest for first, the highest for last); a piece whose whole slice lies after the best
+//! (first: `best < low`) or before it (last: `best >= high`) can no longer matter and
+//! reports `full`. Results are combined by the reducer in order,
 //! so the answer is the sequentially first (last) match even when position slices run out.
 
 mod best;
@@ -163,8 +164,8 @@ where
     })
 }
 
-/// Owns positions `[low, high)`; `best` is the lowest `low` (first) or highest `high`
-/// (last) of a piece that found a match. `low` is a `Cell` because `split_off_left` (which
+/// Owns positions `[low, high)`; `best` is the lowest (first) or highest (last) `low` of a
+/// piece that found a match. `low` is a `Cell` because `split_off_left` (which
 /// only gets `&self`) hands out the lower half and keeps the upper one.
 struct FindInOrder<'b> {
     low: Cell<u128>,
@@ -180,7 +181,7 @@ impl FindInOrder<'_> {
         // A pruning hint (results travel through the reducers): a stale answer only stops a
         // piece later than it could have.
         if last {
-            best.is_after(high)
+            best.reaches(high)
         } else {
             best.is_before(low)
         }
@@ -337,7 +338,7 @@ fn last_match<R>(
         // The last match so far is the fold's accumulator, not a captured variable: LLVM
         // keeps it in registers and hoists the predicate's captures out of the loop.
         let stopped = items.try_fold(last, |last, item| {
-            if best.may_be_after(high) {
+            if best.may_reach(high) {
                 return ControlFlow::Break((last, item));
             }
             ControlFlow::Continue(if item.is_some() { item } else { last })
@@ -345,7 +346,7 @@ fn last_match<R>(
         match stopped {
             ControlFlow::Continue(found) => return (found, false),
             ControlFlow::Break((found, item)) => {
-                if best.is_after(high) {
+                if best.reaches(high) {
                     return (found, true);
                 }
                 last = if item.is_some() { item } else { found };
@@ -356,13 +357,9 @@ fn last_match<R>(
 
 impl<R> FindInOrderFolder<'_, R> {
     fn record(&self) {
-        let FindInOrder {
-            ref low,
-            high,
-            best,
-            last,
-        } = self.consumer;
-        best.record(if last { high } else { low.get() });
+        // Its `low` in both directions: a `find_last` piece that recorded its `high` would
+        // share the best's upper word and pass the one-word test on every later item.
+        self.consumer.best.record(self.consumer.low.get());
     }
 }
 
@@ -522,8 +519,8 @@ mod tests {
         assert_eq!(first_match(items(), word + 11, &falling), None);
         let rising = Best::rising();
         rising.record(word + 10);
-        assert_eq!(last_match(items(), word + 10, &rising), (last, false));
-        assert_eq!(last_match(items(), word + 9, &rising), (None, true));
+        assert_eq!(last_match(items(), word + 11, &rising), (last, false));
+        assert_eq!(last_match(items(), word + 10, &rising), (None, true));
         // Beaten only after some items: a match seen before that is kept.
         let mut seen = 0;
         let counted = items().inspect(|_| {

@@ -54,19 +54,19 @@ impl Best {
         }
     }
 
-    /// Whether the best (rising) is past `position`. A `false` may be stale, a `true` never
-    /// is.
+    /// Whether the best (rising) is at or past `position`. A `false` may be stale, a `true`
+    /// never is.
     #[inline]
-    pub(super) fn is_after(&self, position: u128) -> bool {
-        self.may_be_after(position) && self.read() > position
+    pub(super) fn reaches(&self, position: u128) -> bool {
+        self.may_reach(position) && self.read() >= position
     }
 
-    /// False if the best (rising) is not past `position`, by its upper word alone (one load
-    /// and compare): what a search tests before every item. A `true` needs
-    /// [`is_after`](Self::is_after) to be sure; it is rare unless `position` shares its
-    /// upper word with the best (searches of more than 2^64 items).
+    /// False if the best (rising) does not reach `position`, by its upper word alone (one
+    /// load and compare): what a search tests before every item. A `true` needs
+    /// [`reaches`](Self::reaches) to be sure; it is rare unless `position` shares its upper
+    /// word with the best (searches of more than 2^64 items).
     #[inline]
-    pub(super) fn may_be_after(&self, position: u128) -> bool {
+    pub(super) fn may_reach(&self, position: u128) -> bool {
         debug_assert!(self.rising);
         // ORDERING: Relaxed: a stale upper word only delays the answer; `read` loads it again
         // with Acquire when the exact test is needed.
@@ -80,11 +80,11 @@ impl Best {
         self.may_be_before(position) && self.read() < position
     }
 
-    /// The mirror image of [`may_be_after`](Self::may_be_after).
+    /// The mirror image of [`may_reach`](Self::may_reach), for a falling best.
     #[inline]
     pub(super) fn may_be_before(&self, position: u128) -> bool {
         debug_assert!(!self.rising);
-        // ORDERING: as in `may_be_after`.
+        // ORDERING: as in `may_reach`.
         self.upper.load(Ordering::Relaxed) <= words(position).0
     }
 
@@ -153,14 +153,14 @@ mod tests {
     fn records_keep_the_furthest_and_compare_across_the_word_boundary() {
         let word = 1u128 << 64;
         let last = Best::rising();
-        assert!(!last.is_after(0));
+        assert!(!last.reaches(1));
         last.record(word + 5);
         last.record(word - 1); // lower: ignored
         assert_eq!(last.get(), word + 5);
-        assert!(last.is_after(word + 4) && last.is_after(word - 1) && last.is_after(7));
-        assert!(!last.is_after(word + 5) && !last.is_after(2 * word));
+        assert!(last.reaches(word + 5) && last.reaches(word - 1) && last.reaches(7));
+        assert!(!last.reaches(word + 6) && !last.reaches(2 * word));
         last.record(3 * word + 1);
-        assert!(last.is_after(3 * word) && !last.is_after(3 * word + 1));
+        assert!(last.reaches(3 * word + 1) && !last.reaches(3 * word + 2));
 
         let first = Best::falling();
         assert!(!first.is_before(u128::MAX));
@@ -199,13 +199,13 @@ mod loom_tests {
             // writers' stores). A read may fall below an earlier record while a writer resets
             // the lower word: stale, not wrong.
             let reader = Arc::clone(&best);
-            let read = thread::spawn(move || reader.is_after(word + 2));
+            let read = thread::spawn(move || reader.reaches(word + 3));
             assert!(!read.join().unwrap());
             for writer in writers {
                 writer.join().unwrap();
             }
             assert_eq!(best.get(), word + 2);
-            assert!(best.is_after(word + 1));
+            assert!(best.reaches(word + 2));
         });
     }
 
