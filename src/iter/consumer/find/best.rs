@@ -33,6 +33,12 @@ fn words(value: u128) -> (u64, u64) {
     ((value >> 64) as u64, value as u64)
 }
 
+/// The inverse of [`words`].
+#[inline]
+fn joined(upper: u64, lower: u64) -> u128 {
+    (u128::from(upper) << 64) | u128::from(lower)
+}
+
 impl Best {
     /// A rising best starting at 0 (nothing found: every position is after it).
     pub(super) fn rising() -> Self {
@@ -96,7 +102,7 @@ impl Best {
         let upper = self.upper.load(Ordering::Acquire);
         // ORDERING: Relaxed: the Acquire above orders this load after the reset.
         let lower = self.lower.load(Ordering::Relaxed);
-        (u128::from(upper) << 64) | u128::from(lower)
+        joined(upper, lower)
     }
 
     /// Moves the best to `position` if that is further (higher when rising, lower when
@@ -110,8 +116,10 @@ impl Best {
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         // ORDERING: Relaxed: writers are serialized by the lock, which orders these loads
         // after the previous writer's stores.
-        let current = (u128::from(self.upper.load(Ordering::Relaxed)) << 64)
-            | u128::from(self.lower.load(Ordering::Relaxed));
+        let current = joined(
+            self.upper.load(Ordering::Relaxed),
+            self.lower.load(Ordering::Relaxed),
+        );
         let further = if self.rising {
             position > current
         } else {
@@ -140,8 +148,10 @@ impl Best {
             .writers
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        (u128::from(self.upper.load(Ordering::Relaxed)) << 64)
-            | u128::from(self.lower.load(Ordering::Relaxed))
+        joined(
+            self.upper.load(Ordering::Relaxed),
+            self.lower.load(Ordering::Relaxed),
+        )
     }
 }
 
@@ -179,33 +189,43 @@ mod loom_tests {
     use super::Best;
     use crate::sync::{thread, Arc};
 
+    /// One race: `best` starts at `start`, two writers record `records` at once, and a
+    /// reader of its own asks `beaten` while they write (loom did not interleave the main
+    /// thread's reads with the writers' stores). The reader must answer `false`: `beaten`
+    /// asks whether the best passed a position beyond every record. A read may fall below
+    /// an earlier record while a writer resets the lower word: stale, not wrong. Returns the
+    /// best once all are done.
+    fn race(best: Best, start: u128, records: [u128; 2], beaten: fn(&Best) -> bool) -> Best {
+        best.record(start);
+        let best = Arc::new(best);
+        let writers: Vec<_> = records
+            .into_iter()
+            .map(|value| {
+                let best = Arc::clone(&best);
+                thread::spawn(move || best.record(value))
+            })
+            .collect();
+        let reader = Arc::clone(&best);
+        let read = thread::spawn(move || beaten(&reader));
+        assert!(!read.join().unwrap(), "a read passed every record");
+        for writer in writers {
+            writer.join().unwrap();
+        }
+        Arc::try_unwrap(best).unwrap_or_else(|_| unreachable!("every clone was joined"))
+    }
+
+    const WORD: u128 = 1 << 64;
+
     /// Two writers raise the best across the word boundary, to values whose lower words are
-    /// below the one they replace, while a reader compares: no answer may pass the largest
-    /// record (an upper word read with a stale lower one would).
+    /// below the one they replace: an upper word read with a stale lower one would pass the
+    /// largest record.
     #[test]
     fn loom_a_read_never_passes_every_record() {
         loom::model(|| {
-            let word = 1u128 << 64;
-            let best = Arc::new(Best::rising());
-            best.record(word - 1);
-            let writers: Vec<_> = [word + 2, word + 1]
-                .into_iter()
-                .map(|value| {
-                    let best = Arc::clone(&best);
-                    thread::spawn(move || best.record(value))
-                })
-                .collect();
-            // A reader of its own (loom did not interleave the main thread's reads with the
-            // writers' stores). A read may fall below an earlier record while a writer resets
-            // the lower word: stale, not wrong.
-            let reader = Arc::clone(&best);
-            let read = thread::spawn(move || reader.reaches(word + 3));
-            assert!(!read.join().unwrap());
-            for writer in writers {
-                writer.join().unwrap();
-            }
-            assert_eq!(best.get(), word + 2);
-            assert!(best.reaches(word + 2));
+            let records = [WORD + 2, WORD + 1];
+            let best = race(Best::rising(), WORD - 1, records, |b| b.reaches(WORD + 3));
+            assert_eq!(best.get(), WORD + 2);
+            assert!(best.reaches(WORD + 2));
         });
     }
 
@@ -213,24 +233,12 @@ mod loom_tests {
     #[test]
     fn loom_a_falling_read_never_passes_every_record() {
         loom::model(|| {
-            let word = 1u128 << 64;
-            let best = Arc::new(Best::falling());
-            best.record(3 * word);
-            let writers: Vec<_> = [3 * word - 2, 3 * word - 1]
-                .into_iter()
-                .map(|value| {
-                    let best = Arc::clone(&best);
-                    thread::spawn(move || best.record(value))
-                })
-                .collect();
-            let reader = Arc::clone(&best);
-            let read = thread::spawn(move || reader.is_before(3 * word - 2));
-            assert!(!read.join().unwrap());
-            for writer in writers {
-                writer.join().unwrap();
-            }
-            assert_eq!(best.get(), 3 * word - 2);
-            assert!(best.is_before(3 * word - 1));
+            let records = [3 * WORD - 2, 3 * WORD - 1];
+            let best = race(Best::falling(), 3 * WORD, records, |b| {
+                b.is_before(3 * WORD - 2)
+            });
+            assert_eq!(best.get(), 3 * WORD - 2);
+            assert!(best.is_before(3 * WORD - 1));
         });
     }
 }
