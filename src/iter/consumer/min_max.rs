@@ -1,11 +1,13 @@
 //! `min`/`max` and their `_by`/`_by_key` forms: a `reduce_with` that keeps the first
-//! minimum and the last maximum, like `Iterator::min`/`max`.
+//! minimum and the last maximum, like `Iterator::min`/`max`. The forms that compare with
+//! `Ord::cmp` fold their leaves with the first item out of the loop, the `_by` forms (a
+//! comparator of the caller's) in Rayon's loop: `ReduceWithConsumer` in `reduce.rs` says why.
 
 use std::cmp::Ordering;
 
 use crate::iter::ParallelIterator;
 
-use super::reduce::reduce_with;
+use super::reduce::{reduce_with, reduce_with_first_out};
 
 #[inline]
 pub(crate) fn min<I>(par_iter: I) -> Option<I::Item>
@@ -13,7 +15,7 @@ where
     I: ParallelIterator,
     I::Item: Ord,
 {
-    reduce_with(par_iter, &|a, b| keep_first_min(&Ord::cmp, a, b))
+    reduce_with_first_out(par_iter, &|a, b| keep_first_min(&Ord::cmp, a, b))
 }
 
 #[inline]
@@ -22,7 +24,7 @@ where
     I: ParallelIterator,
     I::Item: Ord,
 {
-    reduce_with(par_iter, &|a, b| keep_last_max(&Ord::cmp, a, b))
+    reduce_with_first_out(par_iter, &|a, b| keep_last_max(&Ord::cmp, a, b))
 }
 
 /// The smaller of `a` and `b` by `compare`, `a` (the earlier one) if they are equal.
@@ -69,7 +71,8 @@ where
     F: Fn(&I::Item) -> K + Sync + Send,
 {
     let keyed = par_iter.map(move |item| (key(&item), item));
-    min_by(keyed, |a: &(K, I::Item), b: &(K, I::Item)| a.0.cmp(&b.0)).map(|(_, item)| item)
+    let first_min = |a, b| keep_first_min(&|a: &(K, _), b: &(K, _)| a.0.cmp(&b.0), a, b);
+    reduce_with_first_out(keyed, &first_min).map(|(_, item)| item)
 }
 
 #[inline]
@@ -80,5 +83,6 @@ where
     F: Fn(&I::Item) -> K + Sync + Send,
 {
     let keyed = par_iter.map(move |item| (key(&item), item));
-    max_by(keyed, |a: &(K, I::Item), b: &(K, I::Item)| a.0.cmp(&b.0)).map(|(_, item)| item)
+    let last_max = |a, b| keep_last_max(&|a: &(K, _), b: &(K, _)| a.0.cmp(&b.0), a, b);
+    reduce_with_first_out(keyed, &last_max).map(|(_, item)| item)
 }

@@ -125,39 +125,50 @@ where
     }
 }
 
+/// `reduce_with` with the caller's `op`: each leaf folds in the loop shape Rayon's does (an
+/// `Option` test per item; see [`ReduceWithConsumer`] for why).
 #[inline]
 pub(crate) fn reduce_with<I, OP>(par_iter: I, op: &OP) -> Option<I::Item>
 where
     I: ParallelIterator,
     OP: Fn(I::Item, I::Item) -> I::Item + Sync,
 {
-    par_iter.drive_unindexed(ReduceWithConsumer { op })
+    par_iter.drive_unindexed(ReduceWithConsumer::<OP, false> { op })
 }
 
-/// `reduce_with`: like [`ReduceConsumer`] without an identity, so a leaf's running value is
-/// `None` until its first item.
-struct ReduceWithConsumer<'f, OP> {
+/// `reduce_with` whose leaves take their first item out of the loop ([`ReduceWithConsumer`]):
+/// for `min`, `max` and their `_by_key` forms, whose comparisons weft writes itself.
+#[inline]
+pub(crate) fn reduce_with_first_out<I, OP>(par_iter: I, op: &OP) -> Option<I::Item>
+where
+    I: ParallelIterator,
+    OP: Fn(I::Item, I::Item) -> I::Item + Sync,
+{
+    par_iter.drive_unindexed(ReduceWithConsumer::<OP, true> { op })
+}
+
+struct ReduceWithConsumer<'f, OP, const FIRST_OUT: bool> {
     op: &'f OP,
 }
 
-impl<OP> Clone for ReduceWithConsumer<'_, OP> {
+impl<OP, const FIRST_OUT: bool> Clone for ReduceWithConsumer<'_, OP, FIRST_OUT> {
     fn clone(&self) -> Self {
         ReduceWithConsumer { op: self.op }
     }
 }
 
 /// The running value of one leaf, `None` before its first item.
-struct ReduceWithFolder<'f, T, OP> {
+struct ReduceWithFolder<'f, T, OP, const FIRST_OUT: bool> {
     op: &'f OP,
     acc: Option<T>,
 }
 
-impl<'f, T, OP> Consumer<T> for ReduceWithConsumer<'f, OP>
+impl<'f, T, OP, const FIRST_OUT: bool> Consumer<T> for ReduceWithConsumer<'f, OP, FIRST_OUT>
 where
     T: Send,
     OP: Fn(T, T) -> T + Sync,
 {
-    type Folder = ReduceWithFolder<'f, T, OP>;
+    type Folder = ReduceWithFolder<'f, T, OP, FIRST_OUT>;
     type Reducer = Self;
     type Result = Option<T>;
 
@@ -165,7 +176,7 @@ where
         (self.clone(), self.clone(), self)
     }
 
-    fn into_folder(self) -> ReduceWithFolder<'f, T, OP> {
+    fn into_folder(self) -> ReduceWithFolder<'f, T, OP, FIRST_OUT> {
         ReduceWithFolder {
             op: self.op,
             acc: None,
@@ -182,7 +193,7 @@ where
     }
 }
 
-impl<T, OP> UnindexedConsumer<T> for ReduceWithConsumer<'_, OP>
+impl<T, OP, const FIRST_OUT: bool> UnindexedConsumer<T> for ReduceWithConsumer<'_, OP, FIRST_OUT>
 where
     T: Send,
     OP: Fn(T, T) -> T + Sync,
@@ -196,7 +207,7 @@ where
     }
 }
 
-impl<T, OP> Reducer<Option<T>> for ReduceWithConsumer<'_, OP>
+impl<T, OP, const FIRST_OUT: bool> Reducer<Option<T>> for ReduceWithConsumer<'_, OP, FIRST_OUT>
 where
     OP: Fn(T, T) -> T,
 {
@@ -210,7 +221,7 @@ where
     }
 }
 
-impl<T, OP> Folder<T> for ReduceWithFolder<'_, T, OP>
+impl<T, OP, const FIRST_OUT: bool> Folder<T> for ReduceWithFolder<'_, T, OP, FIRST_OUT>
 where
     OP: Fn(T, T) -> T,
 {
@@ -227,12 +238,13 @@ where
         }
     }
 
-    /// Takes the first item out of the loop, so that the loop itself has no `Option` to
-    /// test per item, and runs the loop ([`fold_items`]) from one of two places, one for a
-    /// folder that already has a value and one for a fresh folder: with a single loop
-    /// entered from both, its start pointer was a merge of the two and LLVM neither unrolled
-    /// it nor turned its `cmov` into branches (`copied().max()` over `u64`: 7 instructions
-    /// per item and a 2-cycle dependency per item, against 3.4 and none).
+    /// With `FIRST_OUT`, takes the first item out of the loop and runs the loop
+    /// ([`fold_items`]) from one of two places, one for a folder that already has a value
+    /// and one for a fresh folder: with a single loop entered from both, its start pointer
+    /// was a merge of the two and LLVM neither unrolled it nor turned its `cmov` into
+    /// branches (`copied().max()` over `u64`: 7 instructions per item and a 2-cycle
+    /// dependency per item, against 3.4 and none). Without it, Rayon's loop: an `Option`
+    /// per item ([`ReduceWithConsumer`] says when each is faster).
     ///
     /// Always inlined: LLVM unrolls the `next()` loop only where it knows the slice's
     /// length, which is in the leaf function that made the slice iterator (`fold_leaf`);
@@ -242,6 +254,15 @@ where
     fn consume_iter<I: IntoIterator<Item = T>>(self, iter: I) -> Self {
         let op = self.op;
         let mut iter = iter.into_iter();
+        if !FIRST_OUT {
+            let acc = fold_items(iter, self.acc, |acc, item| {
+                Some(match acc {
+                    Some(acc) => op(acc, item),
+                    None => item,
+                })
+            });
+            return ReduceWithFolder { op, acc };
+        }
         let acc = match self.acc {
             Some(acc) => fold_items(iter, acc, op),
             None => match iter.next() {
