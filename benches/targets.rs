@@ -135,18 +135,26 @@ fn tree_sum_sequential(node: &Node) -> u64 {
 
 thread_local! {
     /// (tree sum `floor-1`) stands for what a `join` must read at the least: whether it runs
-    /// on a pool's thread. An atomic so that LLVM reads it at every node, as a library must.
-    static ON_POOL: AtomicBool = const { AtomicBool::new(true) };
+    /// on a pool's thread. An atomic so that LLVM reads it at every node, as a library must,
+    /// and set by `tree_sum_floor` from a `black_box`: a flag that nothing wrote was folded
+    /// into a constant, and the floor read nothing (its recursion had no `%fs` load).
+    static ON_POOL: AtomicBool = const { AtomicBool::new(false) };
 }
 
 /// The tree sum's `floor-1`: the sequential recursion plus one thread-local load and test per
 /// node, the least a `join` that decides at run time whether to fork can add.
 fn tree_sum_floor(node: &Node) -> u64 {
-    // ORDERING: a value only this thread writes (never, here); Relaxed reads it.
+    // ORDERING: a value only this thread reads.
+    ON_POOL.with(|on| on.store(black_box(true), Ordering::Relaxed));
+    tree_sum_floor_node(node)
+}
+
+fn tree_sum_floor_node(node: &Node) -> u64 {
+    // ORDERING: a value only this thread writes (in `tree_sum_floor`); Relaxed reads it.
     if !ON_POOL.with(|on| on.load(Ordering::Relaxed)) {
         unreachable!("the flag is always set");
     }
-    let side = |child: &Option<Box<Node>>| child.as_deref().map_or(0, tree_sum_floor);
+    let side = |child: &Option<Box<Node>>| child.as_deref().map_or(0, tree_sum_floor_node);
     node.val + side(&node.left) + side(&node.right)
 }
 
@@ -700,17 +708,21 @@ fn floor_map_collect(n: usize) -> Vec<u64> {
 thread_local! {
     /// `floor_one_check`'s per-thread limit, standing for the state a library reads to
     /// decide how to run an inner loop. An atomic so that LLVM reads it at every inner
-    /// loop, as a library must (it may change between two), instead of once for all.
-    static INNER_LIMIT: AtomicUsize = const { AtomicUsize::new(usize::MAX) };
+    /// loop, as a library must (it may change between two), instead of once for all; set by
+    /// `floor_one_check` from a `black_box`, so that LLVM cannot fold it into a constant
+    /// (as it did the tree sum's flag while nothing wrote it).
+    static INNER_LIMIT: AtomicUsize = const { AtomicUsize::new(0) };
 }
 
 /// The nested rows' `floor-1`: the sequential nested loop plus the least a library must do
 /// at each inner loop to decide whether to run it in place: read one thread-local value
 /// and compare the loop's length with it. What no per-loop decision can go below.
 fn floor_one_check(v: &[u64], chunk: usize) -> u64 {
+    // ORDERING: a value only this thread reads.
+    INNER_LIMIT.with(|limit| limit.store(black_box(usize::MAX), Ordering::Relaxed));
     v.chunks(chunk)
         .map(|c| {
-            // ORDERING: a value only this thread writes (never, here); Relaxed reads it.
+            // ORDERING: a value only this thread writes (above); Relaxed reads it.
             if INNER_LIMIT.with(|limit| c.len() <= limit.load(Ordering::Relaxed)) {
                 c.iter().map(|&x| cheap(x)).sum::<u64>()
             } else {
