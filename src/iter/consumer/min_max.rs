@@ -7,7 +7,10 @@ use std::cmp::Ordering;
 
 use crate::iter::ParallelIterator;
 
-use super::reduce::{reduce_with, reduce_with_first_out};
+use super::reduce::{reduce_with, reduce_with_leaf_loop};
+
+/// The leaf loop for comparisons by `Ord::cmp` (`reduce.rs`, `ReduceWithConsumer`).
+const FIRST_OUT: bool = true;
 
 #[inline]
 pub(crate) fn min<I>(par_iter: I) -> Option<I::Item>
@@ -15,7 +18,7 @@ where
     I: ParallelIterator,
     I::Item: Ord,
 {
-    reduce_with_first_out(par_iter, &|a, b| keep_first_min(&Ord::cmp, a, b))
+    reduce_with_leaf_loop::<_, _, FIRST_OUT>(par_iter, &|a, b| keep_first_min(&Ord::cmp, a, b))
 }
 
 #[inline]
@@ -24,7 +27,7 @@ where
     I: ParallelIterator,
     I::Item: Ord,
 {
-    reduce_with_first_out(par_iter, &|a, b| keep_last_max(&Ord::cmp, a, b))
+    reduce_with_leaf_loop::<_, _, FIRST_OUT>(par_iter, &|a, b| keep_last_max(&Ord::cmp, a, b))
 }
 
 /// The smaller of `a` and `b` by `compare`, `a` (the earlier one) if they are equal.
@@ -72,7 +75,7 @@ where
 {
     let keyed = par_iter.map(move |item| (key(&item), item));
     let first_min = |a, b| keep_first_min(&|a: &(K, _), b: &(K, _)| a.0.cmp(&b.0), a, b);
-    reduce_with_first_out(keyed, &first_min).map(|(_, item)| item)
+    reduce_with_leaf_loop::<_, _, FIRST_OUT>(keyed, &first_min).map(|(_, item)| item)
 }
 
 #[inline]
@@ -84,5 +87,5 @@ where
 {
     let keyed = par_iter.map(move |item| (key(&item), item));
     let last_max = |a, b| keep_last_max(&|a: &(K, _), b: &(K, _)| a.0.cmp(&b.0), a, b);
-    reduce_with_first_out(keyed, &last_max).map(|(_, item)| item)
+    reduce_with_leaf_loop::<_, _, FIRST_OUT>(keyed, &last_max).map(|(_, item)| item)
 }

@@ -133,18 +133,22 @@ where
     I: ParallelIterator,
     OP: Fn(I::Item, I::Item) -> I::Item + Sync,
 {
-    par_iter.drive_unindexed(ReduceWithConsumer::<OP, false> { op })
+    reduce_with_leaf_loop::<I, OP, false>(par_iter, op)
 }
 
-/// `reduce_with` whose leaves take their first item out of the loop ([`ReduceWithConsumer`]):
-/// for `min`, `max` and their `_by_key` forms, whose comparisons weft writes itself.
+/// `reduce_with` whose leaves fold with the first item out of the loop when `FIRST_OUT`
+/// ([`ReduceWithConsumer`]): `min`, `max` and their `_by_key` forms, whose comparisons weft
+/// writes itself, pass `true`.
 #[inline]
-pub(crate) fn reduce_with_first_out<I, OP>(par_iter: I, op: &OP) -> Option<I::Item>
+pub(crate) fn reduce_with_leaf_loop<I, OP, const FIRST_OUT: bool>(
+    par_iter: I,
+    op: &OP,
+) -> Option<I::Item>
 where
     I: ParallelIterator,
     OP: Fn(I::Item, I::Item) -> I::Item + Sync,
 {
-    par_iter.drive_unindexed(ReduceWithConsumer::<OP, true> { op })
+    par_iter.drive_unindexed(ReduceWithConsumer::<OP, FIRST_OUT> { op })
 }
 
 struct ReduceWithConsumer<'f, OP, const FIRST_OUT: bool> {
