@@ -34,9 +34,14 @@ fn worker_loop(
 }
 
 /// *sleepy-then-publish*: a job published while the only worker falls asleep is found.
-#[test]
-fn loom_no_lost_wakeup_for_a_published_job() {
-    loom::model(|| {
+/// The publisher first yields `publisher_yields` times: loom does not run a spawned thread
+/// ahead of the thread that spawned it unless that thread yields or is preempted, and the
+/// worker yields once per search round, so with no yields here every explored schedule had
+/// the job published before the worker got sleepy. With the re-checks in `Sleep::sleep`
+/// (the jobs-event compare and `has_work`) both removed, the model with yields reports the
+/// lost wake-up as a deadlock at `LOOM_MAX_PREEMPTIONS=2`; the one without passed.
+fn publish_while_the_worker_falls_asleep(publisher_yields: u32) {
+    loom::model(move || {
         let sleep = Arc::new(Sleep::new(1));
         let queue = Arc::new(Mutex::new(Vec::new()));
         let latch = Arc::new(CoreLatch::new());
@@ -44,10 +49,25 @@ fn loom_no_lost_wakeup_for_a_published_job() {
             let (sleep, queue, latch) = (sleep.clone(), queue.clone(), latch.clone());
             thread::spawn(move || worker_loop(&sleep, 0, &queue, &latch))
         };
+        for _ in 0..publisher_yields {
+            thread::yield_now();
+        }
         queue.lock().unwrap().push(7);
         sleep.new_jobs(1);
         assert_eq!(worker.join().unwrap(), Some(7));
     });
+}
+
+#[test]
+fn loom_no_lost_wakeup_for_a_published_job() {
+    publish_while_the_worker_falls_asleep(0);
+}
+
+/// The same, published once the worker has had its search rounds (enough yields for it to
+/// get sleepy and reach `Sleep::sleep`).
+#[test]
+fn loom_no_lost_wakeup_for_a_job_published_as_the_worker_sleeps() {
+    publish_while_the_worker_falls_asleep(super::ROUNDS_UNTIL_SLEEPY + 2);
 }
 
 /// *latch-set-while-falling-asleep*: a worker waiting on its latch wakes when it is set.
