@@ -151,6 +151,25 @@ where
     par_iter.drive_unindexed(ReduceWithConsumer::<OP, FIRST_OUT> { op })
 }
 
+/// `reduce_with`: like [`ReduceConsumer`] without an identity, so a leaf's running value is
+/// `None` until its first item.
+///
+/// `FIRST_OUT` picks how a leaf folds a run of items; neither form is faster for every `op`
+/// (`benches/breadth`, 2·10^5 to 2·10^6 items, one thread, weft against Rayon, callgrind
+/// instruction counts and interleaved time; `benches/RESULTS.md`, "#21 eighth pass"):
+/// - `true`: the first item is taken out of the loop, so the loop has no `Option` to test
+///   (see `consume_iter`). `max_by_key` over `u64` runs 0.48 of Rayon's instructions this
+///   way. But when the items are references and `op` reads through them, LLVM may carry the
+///   best item's value in a register beside its address and select both per item:
+///   `min_by(|a, b| a.abs().total_cmp(&b.abs()))` over `&f64` took 1.4-1.8x Rayon's time
+///   (0.96 of its instructions) in every run.
+/// - `false`: the running value stays an `Option` tested per item, as in Rayon's
+///   `reduce_with` folder, so the leaf is Rayon's own loop (the same `min_by`: Rayon's
+///   instructions, and its time up to where the loop lands).
+///
+/// So `min`, `max`, `min_by_key` and `max_by_key`, whose comparisons are `Ord::cmp` on an
+/// item or a key, take the first item out; `reduce_with`, `min_by` and `max_by`, which run a
+/// closure of the caller's, keep Rayon's loop.
 struct ReduceWithConsumer<'f, OP, const FIRST_OUT: bool> {
     op: &'f OP,
 }
