@@ -104,6 +104,7 @@ where
 /// `join_context` on a closed gate (out of line: it runs for the few outermost levels of
 /// a recursion, and while some worker is idle): runs both closures in place if this worker
 /// holds enough private forks, else offers `b` to thieves as a private fork.
+#[cold]
 #[inline(never)]
 fn join_gate_closed<A, B, RA, RB>(oper_a: A, oper_b: B) -> (RA, RB)
 where

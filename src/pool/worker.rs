@@ -12,9 +12,10 @@
 //! (`0..published`) of the fork stack, because the oldest fork is the largest piece of work
 //! and the first one a thief should get.
 //!
-//! `join` deep in a recursion reads two thread-local words and no field of the worker: the
-//! number of unpublished forks (mirrored from the fork stack at each change) and a pointer to
-//! the pool's sleep counters (`ThreadSlot`).
+//! `join` deep in a recursion reads one thread-local word and no field of the worker: the
+//! worker's join gate (`sleep/gate.rs`), which lives in the thread's own storage
+//! (`JOIN_GATE`) and is open while the worker holds enough unpublished forks and nobody is
+//! idle.
 //!
 //! ## The inline limit
 //! A plain number per worker, for the code it runs now (`pool::InlineLimit`): loops nested
@@ -33,6 +34,8 @@ use std::ptr;
 use std::sync::Arc;
 
 use crossbeam_deque::{Steal, Worker};
+#[cfg(not(all(test, loom)))]
+use crossbeam_utils::CachePadded;
 
 use super::isolate::{Tag, WorkerContexts};
 use super::job::{JobRef, TaggedJob};
@@ -60,67 +63,42 @@ const PUBLISHED_DIRECTLY: usize = usize::MAX;
 const ALONE: u32 = u32::MAX;
 
 thread_local! {
-    /// The worker running on this thread (null if none), beside the word `join`'s fast path
-    /// reads, so that one thread-local address serves both.
-    static CURRENT: ThreadSlot = const {
-        ThreadSlot {
-            worker: Cell::new(ptr::null()),
-            gate: Cell::new(NO_GATE),
-        }
-    };
+    /// The worker running on this thread (null if none).
+    static CURRENT: Cell<*const WorkerThread> = const { Cell::new(ptr::null()) };
 }
 
-/// The gate of a thread that is no worker: always closed. (loom's atomics have no `const`
-/// constructor; the models use a null pointer instead, tested in `join_gate_open`.)
 #[cfg(not(all(test, loom)))]
-static NOT_A_WORKER: Gate = Gate::closed();
-#[cfg(not(all(test, loom)))]
-const NO_GATE: *const Gate = &raw const NOT_A_WORKER;
-#[cfg(all(test, loom))]
-const NO_GATE: *const Gate = ptr::null();
-
-/// This thread's worker, and the one word `join`'s fast path needs of it.
-///
-/// Deep in a recursion `join` runs both closures in place. Its test for that used to load
-/// the worker pointer, test it for null, load the fork stack's two counters, then the
-/// registry and the sleep counters (38.2 instructions per node of a tree sum, the
-/// sequential recursion 21.0, callgrind); then a thread-local copy of the unpublished-fork
-/// count and a pointer to the counters (33.2). Now it loads the worker's gate pointer and
-/// compares the gate (`sleep/gate.rs`): open only while the worker holds enough
-/// unpublished forks and no worker was idle when it opened.
-struct ThreadSlot {
-    /// Set for the whole life of a worker thread (`run_as_current`, `adopt_current_thread`).
-    worker: Cell<*const WorkerThread>,
-    /// The worker's gate (inside its pool's `Arc<Registry>`, which the worker holds), or
-    /// `NO_GATE` while `worker` is null.
-    gate: Cell<*const Gate>,
+thread_local! {
+    /// This thread's join gate, the one word `join`'s fast path reads: the gate of the worker
+    /// running on this thread, registered with its pool's `Sleep` for as long as the worker
+    /// is current (`install_current`); closed on every other thread, and nobody opens it.
+    /// Padded: other workers write it when they go idle, and it should not share a line with
+    /// this thread's other thread-locals.
+    ///
+    /// Deep in a recursion `join` runs both closures in place. Its test for that used to load
+    /// the worker pointer, test it for null, load the fork stack's two counters, then the
+    /// registry and the sleep counters (38.2 instructions per node of a tree sum, the
+    /// sequential recursion 21.0, callgrind); then a thread-local copy of the unpublished-fork
+    /// count and a pointer to the counters (33.2); then a thread-local pointer to a gate in
+    /// the registry (32.0, or 31.0 with the gate-closed path `#[cold]`). Now the gate itself
+    /// is thread-local: one compare against the thread pointer plus an offset.
+    static JOIN_GATE: CachePadded<Gate> = const { CachePadded::new(Gate::closed()) };
 }
 
 /// `join`'s fast-path test: true if this thread is a worker whose gate is open, so that
 /// `join` need not fork (see `MAX_PRIVATE_FORKS`) and nobody waits for work. When false,
 /// `join` asks [`WorkerThread::join_in_place`].
+#[cfg(not(all(test, loom)))]
 #[inline(always)]
 pub(crate) fn join_gate_open() -> bool {
-    CURRENT.with(|slot| {
-        let gate = slot.gate.get();
-        #[cfg(all(test, loom))]
-        if gate.is_null() {
-            return false;
-        }
-        // SAFETY: `gate` is `NO_GATE` (a static) or, while a worker is current on this
-        // thread, that worker's gate: `install_current` and `clear_current` set it together
-        // with `worker`, and only this module writes it. The gate lives in the
-        // `Arc<Registry>` the worker holds, so as long as the worker. Shared only.
-        unsafe { &*gate }.is_open()
-    })
+    JOIN_GATE.with(|gate| gate.is_open())
 }
 
-/// Ends this thread's time as a worker in [`CURRENT`] (see `run_as_current`).
-fn clear_current() {
-    CURRENT.with(|slot| {
-        slot.worker.set(ptr::null());
-        slot.gate.set(NO_GATE);
-    });
+/// The loom models run no workers (loom's atomics have no `const` constructor for a
+/// thread-local gate): `join` always takes its closed-gate path.
+#[cfg(all(test, loom))]
+pub(crate) fn join_gate_open() -> bool {
+    false
 }
 
 /// The per-thread state of one worker.
@@ -196,7 +174,7 @@ impl WorkerThread {
     /// through this function with `#[inline]`, 4.85M with `#[inline(always)]`).
     #[inline(always)]
     pub(crate) fn with_current<R>(f: impl FnOnce(Option<&WorkerThread>) -> R) -> R {
-        let current = CURRENT.with(|slot| slot.worker.get());
+        let current = CURRENT.with(Cell::get);
         // SAFETY: CURRENT's `worker` is non-null only while the worker it points to is alive:
         // `run_as_current` sets it to `self` for the duration of `body` and resets it to null
         // before returning or unwinding (its `Reset` guard), and `adopt_current_thread`
@@ -209,27 +187,42 @@ impl WorkerThread {
 
     /// Runs `body` with `self` installed as the current thread's worker.
     pub(crate) fn run_as_current<R>(&self, body: impl FnOnce() -> R) -> R {
-        struct Reset;
-        impl Drop for Reset {
+        struct Uninstall<'w>(&'w WorkerThread);
+        impl Drop for Uninstall<'_> {
             fn drop(&mut self) {
-                clear_current();
+                self.0.uninstall_current();
             }
         }
         self.install_current();
-        let _reset = Reset;
+        let _uninstall = Uninstall(self);
         body()
     }
 
-    /// Makes `self` this thread's worker in [`CURRENT`].
+    /// Makes `self` this thread's worker in [`CURRENT`], and this thread's [`JOIN_GATE`] its
+    /// gate in the pool's `Sleep`.
     fn install_current(&self) {
-        CURRENT.with(|slot| {
-            assert!(
-                slot.worker.get().is_null(),
-                "weft: a thread can be only one worker"
-            );
-            slot.worker.set(self);
-            slot.gate.set(self.gate());
+        CURRENT.with(|current| {
+            assert!(current.get().is_null(), "weft: a thread can be only one worker");
+            current.set(self);
         });
+        #[cfg(not(all(test, loom)))]
+        JOIN_GATE.with(|gate| {
+            // SAFETY: this thread's gate lives as long as the thread; `uninstall_current`
+            // unregisters it before `run_as_current` returns or unwinds, and an adopted
+            // thread's `UnregisterAtExit` does before the thread's storage goes. Only the
+            // owner (this thread) and the sleep protocol write it; it is closed here (closed
+            // at start, and closed again on every unregistration).
+            unsafe { self.registry.sleep.register_gate(self.index, gate) }
+        });
+    }
+
+    /// Undoes [`install_current`](Self::install_current): the gate is this thread's alone
+    /// again, and closed, as a thread that is no worker needs it.
+    fn uninstall_current(&self) {
+        self.registry.sleep.unregister_gate(self.index);
+        #[cfg(not(all(test, loom)))]
+        JOIN_GATE.with(|gate| gate.close());
+        CURRENT.with(|current| current.set(ptr::null()));
     }
 
     fn gate(&self) -> &Gate {
@@ -273,8 +266,21 @@ impl WorkerThread {
     /// (`ThreadPoolBuilder::use_current_thread`). The worker is leaked: the thread may be in
     /// the middle of a `join` on it at any later time, so no point is safe to free it.
     pub(crate) fn adopt_current_thread(self) {
+        /// Unregisters the adopted worker's gate when the thread ends (its thread-locals,
+        /// the gate among them, are freed after their destructors have run).
+        struct UnregisterAtExit(&'static WorkerThread);
+        impl Drop for UnregisterAtExit {
+            fn drop(&mut self) {
+                self.0.uninstall_current();
+            }
+        }
+        thread_local! {
+            static ADOPTED: std::cell::RefCell<Option<UnregisterAtExit>> =
+                const { std::cell::RefCell::new(None) };
+        }
         let worker: &'static WorkerThread = Box::leak(Box::new(self));
         worker.install_current();
+        ADOPTED.with(|adopted| *adopted.borrow_mut() = Some(UnregisterAtExit(worker)));
     }
 
     pub(crate) fn index(&self) -> usize {

@@ -306,6 +306,29 @@ fn build_scoped_propagates_a_thread_name_panic_after_joining_the_started_worker(
     assert_eq!(calls, 1);
 }
 
+/// An adopted thread may end while its pool lives on. Each worker that goes idle closes
+/// every other worker's join gate, which lives in that worker's thread: the ended thread's
+/// gate must have left the pool with it. The other workers then go idle and busy many times
+/// over and still compute what std computes.
+#[test]
+fn a_pool_outlives_the_thread_it_adopted() {
+    let pool = thread::spawn(|| {
+        par::ThreadPoolBuilder::new()
+            .num_threads(3)
+            .use_current_thread()
+            .build()
+            .unwrap()
+    })
+    .join()
+    .expect("the adopted thread panicked");
+    for round in 0..20 {
+        let data = random_u64s(10_007, round);
+        let sum = pool.install(|| data.par_iter().map(|&x| x >> 20).sum::<u64>());
+        assert_eq!(sum, data.iter().map(|&x| x >> 20).sum::<u64>());
+        assert_eq!(pool.install(|| fib_join(18)), fib_iterative(18));
+    }
+}
+
 #[test]
 fn use_current_thread_makes_the_caller_worker_zero() {
     on_a_fresh_thread(|| {
@@ -328,8 +351,8 @@ fn use_current_thread_makes_the_caller_worker_zero() {
 
         // Work started here is shared with the two started workers.
         let data = random_u64s(20_011, 9);
-        let sum = data.par_iter().map(|&x| x >> 4).sum::<u64>();
-        assert_eq!(sum, data.iter().map(|&x| x >> 4).sum::<u64>());
+        let sum = data.par_iter().map(|&x| x >> 20).sum::<u64>();
+        assert_eq!(sum, data.iter().map(|&x| x >> 20).sum::<u64>());
         assert_eq!(fib_join(20), fib_iterative(20));
         let mut indices = pool.broadcast(|ctx| ctx.index());
         indices.sort_unstable();

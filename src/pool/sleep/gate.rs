@@ -24,6 +24,8 @@ use crate::sync::atomic::{AtomicUsize, Ordering};
 
 const CLOSED: usize = 0;
 const OPEN: usize = 1;
+#[cfg(all(test, loom))]
+const POISONED: usize = 2;
 
 /// One worker's join gate (see the module documentation).
 #[derive(Debug)]
@@ -70,6 +72,19 @@ impl Gate {
     /// The owner closes again right after `open` (someone is idle).
     pub(super) fn reclose(&self) {
         self.0.swap(CLOSED, Ordering::Relaxed);
+    }
+
+    /// (models) Marks a gate its owner has unregistered and so may free: any later write
+    /// by another worker would overwrite the mark (`loom_tests.rs`).
+    #[cfg(all(test, loom))]
+    pub(super) fn poison(&self) {
+        self.0.swap(POISONED, Ordering::Relaxed);
+    }
+
+    /// (models) True if nothing wrote the gate since [`poison`](Self::poison).
+    #[cfg(all(test, loom))]
+    pub(super) fn is_poisoned(&self) -> bool {
+        self.0.load(Ordering::Relaxed) == POISONED
     }
 
     /// Another worker, which has just counted itself idle, closes this gate.

@@ -4,7 +4,7 @@
 
 use loom::sync::Arc;
 
-use super::Sleep;
+use super::{Gate, Sleep};
 use crate::pool::latch::CoreLatch;
 use crate::sync::{thread, Mutex};
 
@@ -240,4 +240,73 @@ fn loom_a_gate_opens_when_nobody_is_idle() {
         sleep.open_gate(0);
         assert!(sleep.gate(0).is_open());
     });
+}
+
+/// A worker registers a gate of its own (in the pool, its thread-local one) while
+/// workers `1..=lookers` start looking, after `owner_yields` yields (see
+/// `publish_while_the_worker_falls_asleep` on loom and spawners), and then runs `owner`
+/// with it; `check` judges the gate once everyone is done.
+fn registered_gate_while_workers_start_looking(
+    lookers: usize,
+    owner_yields: u32,
+    owner: fn(&Sleep, &Gate),
+    check: fn(&Gate) -> bool,
+) {
+    loom::model(move || {
+        let sleep = Arc::new(Sleep::new(lookers + 1));
+        let gate = Arc::new(Gate::closed());
+        let looking: Vec<_> = (1..=lookers)
+            .map(|index| {
+                let sleep = sleep.clone();
+                thread::spawn(move || {
+                    sleep.start_looking(index, 0);
+                })
+            })
+            .collect();
+        for _ in 0..owner_yields {
+            thread::yield_now();
+        }
+        // SAFETY: `gate` lives in an Arc held to the end of the model.
+        unsafe { sleep.register_gate(0, &gate) };
+        owner(&sleep, &gate);
+        for worker in looking {
+            worker.join().unwrap();
+        }
+        assert!(check(&gate));
+    });
+}
+
+/// *gate-leaves*, opening half: a worker that started looking before the owner registered
+/// its gate closed the spare, not this gate; the owner's first opening must still see it
+/// idle. With `register_gate`'s fence removed, this fails at `LOOM_MAX_PREEMPTIONS=2`.
+#[test]
+fn loom_an_opening_after_registering_sees_a_worker_that_closed_the_spare() {
+    for owner_yields in [0, 2] {
+        registered_gate_while_workers_start_looking(
+            1,
+            owner_yields,
+            |sleep, _| sleep.open_gate(0),
+            |gate| !gate.is_open(),
+        );
+    }
+}
+
+/// *gate-leaves*, leaving half: once `unregister_gate` returns, no worker writes the gate
+/// (the owner's thread may end and free it), so the mark set after it survives. With the
+/// wait for `closing` removed from `unregister_gate`, this fails at
+/// `LOOM_MAX_PREEMPTIONS=2`.
+#[test]
+fn loom_no_worker_writes_a_gate_after_it_is_unregistered() {
+    for owner_yields in [0, 2] {
+        registered_gate_while_workers_start_looking(
+            2,
+            owner_yields,
+            |sleep, gate| {
+                sleep.open_gate(0);
+                sleep.unregister_gate(0);
+                gate.poison();
+            },
+            Gate::is_poisoned,
+        );
+    }
 }
