@@ -64,10 +64,10 @@ use super::fold_indexed;
 use super::steal_range::{ChunkLimits, Handoff, OwnerCursor, SplitAt, MAX_RANGE_LEN};
 use crate::plumbing::{Consumer, Folder, Producer, Reducer};
 use crate::pool::{
-    any_pool_records, current_num_threads, fold_inline, idle_worker_needs_work, join_context,
-    join_context_here, offer_forks, on_a_worker, publish_fork, record_event, trace_claim,
-    trace_fold, trace_loop_here, trace_piece, trace_range_steal, trace_whole_loop_cold,
-    trace_whole_loop_here, Event, FnContext, Inline, InlineLimit,
+    any_pool_records, current_num_threads, fold_inline, fold_inline_fast, idle_worker_needs_work,
+    join_context, join_context_here, offer_forks, on_a_worker, publish_fork, record_event,
+    trace_claim, trace_fold, trace_loop_here, trace_piece, trace_range_steal,
+    trace_whole_loop_cold, trace_whole_loop_here, Event, FnContext, Inline, InlineLimit,
 };
 
 /// A range of at most this many items starts private while no idle worker would take new
@@ -151,13 +151,10 @@ where
     if consumer.full() {
         return consumer.into_folder().complete();
     }
-    if len <= INLINE_CLAIM && len <= producer.max_len() && fold_inline(len) != Inline::No {
-        if any_pool_records() {
-            return trace_whole_loop_cold(len, || producer.fold_with(consumer.into_folder()))
-                .complete();
-        }
+    if len <= INLINE_CLAIM && len <= producer.max_len() && fold_inline_fast(len) != Inline::No {
         // At most `INLINE_CLAIM` items: the leaf loop inline too, as a sequential loop
         // written here would be (no call, no producer or folder passed through memory).
+        // A worker of a pool that records never gets here (`fold_inline_fast`).
         return producer.fold_with(consumer.into_folder()).complete();
     }
     // One tuple built here, on the way out: passed by reference to a copy made in this
@@ -208,13 +205,23 @@ where
     P: Producer,
     C: Consumer<P::Item>,
 {
+    // Loops of at most `INLINE_CLAIM` items asked `fold_inline_fast` in `drive_indexed`
+    // already, which says no on a worker of a pool that records: such a worker asks again
+    // here, and records the loop.
+    if len <= INLINE_CLAIM
+        && len <= producer.max_len()
+        && any_pool_records()
+        && fold_inline(len) != Inline::No
+    {
+        return trace_whole_loop_cold(len, || producer.fold_with(consumer.into_folder()))
+            .complete();
+    }
     if let Some(leaf) = super::fixed_tree::inherited_leaf(len, &producer) {
         return super::fixed_tree::drive(len, leaf, producer, consumer);
     }
     if super::halving_for_indexed() {
         return super::halving::drive_indexed(len, producer, consumer);
     }
-    // Loops of at most `INLINE_CLAIM` items asked `fold_inline` in `drive_indexed` already.
     if len > INLINE_CLAIM && len <= producer.max_len() {
         match fold_inline(len) {
             Inline::Alone => return fold_whole_here(len, producer, consumer),

@@ -145,6 +145,15 @@ pub(crate) fn fold_inline(len: usize) -> Inline {
     })
 }
 
+/// [`fold_inline`] for the short path of a loop (`drive::on_steal::drive_indexed`): the same
+/// answer, except `No` on a worker of a pool that records, whose loops then take the long
+/// path, which asks [`fold_inline`] and records them. Tests one thread-local word first, so
+/// that a loop too long to fold inline, or one outside any worker, pays nothing more.
+#[inline(always)]
+pub(crate) fn fold_inline_fast(len: usize) -> Inline {
+    worker::fold_inline_fast(len)
+}
+
 /// [`fold_inline`]'s answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Inline {

@@ -65,6 +65,30 @@ const ALONE: u32 = u32::MAX;
 thread_local! {
     /// The worker running on this thread (null if none).
     static CURRENT: Cell<*const WorkerThread> = const { Cell::new(ptr::null()) };
+
+    /// One more than the current worker's inline limit, as the short path of a loop sees it
+    /// ([`fold_inline_fast`]); 0 (no loop, not even an empty one) on a thread that is no
+    /// worker and on a worker whose pool records (whose loops take the long path, which
+    /// records them). Mirrored at every change of the limit.
+    static FAST_INLINE_LIMIT: Cell<u64> = const { Cell::new(0) };
+}
+
+/// `pool::fold_inline_fast`: [`WorkerThread::fold_inline`] for a loop's short path. One
+/// thread-local load and compare says no to a loop too long, on a thread that is no worker
+/// and on a worker whose pool records; then the worker pointer is read without a null test.
+#[inline(always)]
+pub(crate) fn fold_inline_fast(len: usize) -> Inline {
+    let above_limit = FAST_INLINE_LIMIT.with(Cell::get);
+    if len as u64 >= above_limit {
+        return Inline::No;
+    }
+    let worker = CURRENT.with(Cell::get);
+    // SAFETY: `above_limit` is non-zero (it exceeds `len`), and `FAST_INLINE_LIMIT` is
+    // non-zero only while a worker is current on this thread: only `mirror_inline_limit`
+    // sets it so, called by the current worker (`install_current`, and `set_inline_limit`
+    // through `with_current` or `execute`), and `uninstall_current` zeroes it before
+    // clearing `CURRENT`. A current worker is alive (see `with_current`).
+    unsafe { &*worker }.fold_inline_admitted((above_limit - 1) as u32)
 }
 
 #[cfg(not(all(test, loom)))]
@@ -202,9 +226,13 @@ impl WorkerThread {
     /// gate in the pool's `Sleep`.
     fn install_current(&self) {
         CURRENT.with(|current| {
-            assert!(current.get().is_null(), "weft: a thread can be only one worker");
+            assert!(
+                current.get().is_null(),
+                "weft: a thread can be only one worker"
+            );
             current.set(self);
         });
+        self.mirror_inline_limit(self.inline_limit.get());
         #[cfg(not(all(test, loom)))]
         JOIN_GATE.with(|gate| {
             // SAFETY: this thread's gate lives as long as the thread; `uninstall_current`
@@ -223,6 +251,25 @@ impl WorkerThread {
         #[cfg(not(all(test, loom)))]
         JOIN_GATE.with(|gate| gate.close());
         CURRENT.with(|current| current.set(ptr::null()));
+        FAST_INLINE_LIMIT.with(|fast| fast.set(0));
+    }
+
+    /// Sets [`FAST_INLINE_LIMIT`] from this worker's limit (this worker is current).
+    #[inline(always)]
+    fn mirror_inline_limit(&self, limit: u32) {
+        let fast = if self.trace.is_some() {
+            0
+        } else {
+            u64::from(limit) + 1
+        };
+        FAST_INLINE_LIMIT.with(|cell| cell.set(fast));
+    }
+
+    /// Sets the inline limit (and its mirror).
+    #[inline(always)]
+    fn set_inline_limit(&self, limit: u32) -> u32 {
+        self.mirror_inline_limit(limit);
+        self.inline_limit.replace(limit)
     }
 
     fn gate(&self) -> &Gate {
@@ -365,6 +412,13 @@ impl WorkerThread {
         if len > limit as usize {
             return Inline::No;
         }
+        self.fold_inline_admitted(limit)
+    }
+
+    /// [`fold_inline`](Self::fold_inline) once the loop's length is within `limit`, this
+    /// worker's inline limit.
+    #[inline]
+    pub(crate) fn fold_inline_admitted(&self, limit: u32) -> Inline {
         self.note(Event::ChunkTaken, 1);
         if limit == ALONE {
             return Inline::Alone;
@@ -376,7 +430,7 @@ impl WorkerThread {
     /// Sets the inline limit of the work this thread runs now; returns the previous one.
     #[inline]
     pub(crate) fn replace_inline_limit(&self, limit: u32) -> u32 {
-        self.inline_limit.replace(limit)
+        self.set_inline_limit(limit)
     }
 
     /// Publishes the oldest private fork if some worker is idle (see `pool::offer_forks`).
@@ -637,14 +691,14 @@ impl WorkerThread {
         // The job is not part of the work this thread was doing: it starts with no inline
         // limit of its own, and the work's limit is back once the job is done. (Jobs do not
         // unwind: they catch their panics.)
-        let limit = self.inline_limit.replace(self.base_inline_limit);
+        let limit = self.set_inline_limit(self.base_inline_limit);
         // SAFETY: forwarded from this function's contract.
         let run = || self.run_tagged(job.tag, || unsafe { job.job.execute() });
         match &self.trace {
             Some(trace) => trace.execute(job.job.kind(), run),
             None => run(),
         }
-        self.inline_limit.set(limit);
+        self.set_inline_limit(limit);
     }
 
     /// Adds to one of this worker's statistics counters.

@@ -25,6 +25,8 @@ struct Protocol {
     limits: ChunkLimits,
     /// One per owner: the first plus one per successful steal (what `init` would count).
     owners: AtomicUsize,
+    /// The fewest indices any thief took.
+    smallest_steal: AtomicUsize,
     /// Make each owner wait after its first chunk until its steal-me job has tried, so that
     /// steals surely happen (the real driver never waits; other rounds do not either).
     wait_for_thief: bool,
@@ -86,20 +88,29 @@ impl Protocol {
             return Vec::new();
         };
         self.owners.fetch_add(1, Relaxed);
+        self.smallest_steal.fetch_min(indices.len(), Relaxed);
         let (handoff, cursor) = Handoff::new(indices, piece, self.limits);
         self.own(&handoff, cursor, Vec::new(), Vec::new())
     }
 
-    fn run(limits: ChunkLimits, indices: Range<u32>, wait_for_thief: bool) -> (Vec<u32>, usize) {
+    /// The indices in the order the owners folded them, how many owners there were, and the
+    /// fewest indices one thief took (`usize::MAX` if none stole).
+    fn run(
+        limits: ChunkLimits,
+        indices: Range<u32>,
+        wait_for_thief: bool,
+    ) -> (Vec<u32>, usize, usize) {
         let protocol = Protocol {
             limits,
             owners: AtomicUsize::new(1),
+            smallest_steal: AtomicUsize::new(usize::MAX),
             wait_for_thief,
         };
         let items = Items(indices.clone().collect());
         let (handoff, cursor) = Handoff::new(indices, items, limits);
         let out = protocol.own(&handoff, cursor, Vec::new(), Vec::new());
-        (out, protocol.owners.load(Relaxed))
+        let smallest = protocol.smallest_steal.load(Relaxed);
+        (out, protocol.owners.load(Relaxed), smallest)
     }
 }
 
@@ -117,14 +128,20 @@ fn results_come_out_in_index_order_with_eager_thieves() {
     ] {
         for round in 0..4 {
             let limits = ChunkLimits::new(min_len, usize::MAX);
-            let (out, owners) = Protocol::run(limits, 0..n, round % 2 == 0);
+            let (out, owners, smallest_steal) = Protocol::run(limits, 0..n, round % 2 == 0);
             assert_eq!(
                 out,
                 (0..n).collect::<Vec<_>>(),
                 "n = {n}, min_len = {min_len}"
             );
-            // Every owner but the first stole at least `min_len` indices.
-            assert!((owners - 1) * min_len <= n as usize);
+            // Every owner but the first stole at least `min_len` indices. (Not a bound on the
+            // owners from `n`: a thief may take the whole rest of a range, and another thief
+            // the whole of that before its new owner claims any, so indices can be stolen
+            // more than once.)
+            assert!(
+                owners == 1 || smallest_steal >= min_len,
+                "n = {n}, min_len = {min_len}: a thief took {smallest_steal} indices"
+            );
             steals += owners - 1;
         }
     }
