@@ -70,10 +70,10 @@ fn loom_no_lost_wakeup_for_a_job_published_as_the_worker_sleeps() {
     publish_while_the_worker_falls_asleep(super::ROUNDS_UNTIL_SLEEPY + 2);
 }
 
-/// *latch-set-while-falling-asleep*: a worker waiting on its latch wakes when it is set.
-#[test]
-fn loom_latch_set_wakes_a_sleeping_owner() {
-    loom::model(|| {
+/// *latch-set-while-falling-asleep*: a worker waiting on its latch wakes when it is set. The
+/// setter first yields `setter_yields` times (see `publish_while_the_worker_falls_asleep`).
+fn latch_set_while_the_owner_falls_asleep(setter_yields: u32) {
+    loom::model(move || {
         let sleep = Arc::new(Sleep::new(1));
         let queue = Arc::new(Mutex::new(Vec::new()));
         let latch = Arc::new(CoreLatch::new());
@@ -81,6 +81,9 @@ fn loom_latch_set_wakes_a_sleeping_owner() {
             let (sleep, queue, latch) = (sleep.clone(), queue.clone(), latch.clone());
             thread::spawn(move || worker_loop(&sleep, 0, &queue, &latch))
         };
+        for _ in 0..setter_yields {
+            thread::yield_now();
+        }
         // SAFETY: the latch is kept alive by our Arc for the whole call.
         if unsafe { CoreLatch::set(&*latch) } {
             sleep.notify_worker_latch_is_set(0);
@@ -88,6 +91,19 @@ fn loom_latch_set_wakes_a_sleeping_owner() {
         assert_eq!(worker.join().unwrap(), None);
         assert!(latch.probe());
     });
+}
+
+#[test]
+fn loom_latch_set_wakes_a_sleeping_owner() {
+    latch_set_while_the_owner_falls_asleep(0);
+}
+
+/// The same, set once the owner has had its search rounds. With `fall_asleep`'s failure
+/// ignored in `Sleep::sleep` (the owner parks although its latch was set as it got sleepy),
+/// this variant reports the deadlock at `LOOM_MAX_PREEMPTIONS=2` and the one above passes.
+#[test]
+fn loom_latch_set_as_the_owner_sleeps_wakes_it() {
+    latch_set_while_the_owner_falls_asleep(super::ROUNDS_UNTIL_SLEEPY + 2);
 }
 
 /// *publish-while-last-searcher-leaves*: two workers, one job. Whoever takes it releases the
