@@ -1,9 +1,13 @@
-//! The parallel-iterator tests, one module per former test file, built as one test binary
-//! (each file a binary of its own cost a separate release build and link of most of weft's
-//! generic code). No test here configures the global pool, sets an environment variable or
-//! counts the process's threads: those stay in binaries of their own (`tests/pool_*.rs`,
-//! `tests/trace.rs`). The panic hooks installed here (`panics`, `walk_tree`) each pass
-//! every panic that is not their own to the hook they replaced.
+//! The parallel-iterator tests, one module per former test file, built as two test binaries:
+//! this one (adapters, consumers, sources) and `tests/iter_drive/` (drivers, order, panics,
+//! producers), whose module files live in this folder too. Each file a binary of its own
+//! cost a separate release build and link of most of weft's generic code; all of them in one
+//! binary made it the long pole of `cargo test --release` (one rustc busy for about 15
+//! minutes while the other core idled); two binaries build side by side. No test in either
+//! configures the global pool, sets an environment variable or counts the process's
+//! threads: those stay in binaries of their own (`tests/pool_*.rs`, `tests/trace.rs`). The
+//! panic hooks installed in them (`panics`, `walk_tree`) each pass every panic that is not
+//! their own to the hook they replaced.
 
 #[path = "../common/mod.rs"]
 mod common;
@@ -13,16 +17,6 @@ mod adapters;
 mod collect;
 mod collections;
 mod consumers;
-mod deterministic;
-mod drive_on_steal;
-mod drop_counting;
-mod endless_searches;
-mod huge_ranges;
-mod order;
-mod panics;
-mod producer_contract;
-mod producer_split_at;
-mod ranges;
 mod rayon_extras;
 mod rayon_semantics;
 mod scan;

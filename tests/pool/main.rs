@@ -11,6 +11,8 @@ mod common;
 mod common_pool;
 
 mod builder;
+// tokio, which awaits the handles, is no dev-dependency under `--cfg loom` (Cargo.toml).
+#[cfg(not(loom))]
 mod handle;
 mod isolate;
 mod join;
