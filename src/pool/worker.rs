@@ -199,9 +199,9 @@ impl WorkerThread {
     #[inline(always)]
     pub(crate) fn with_current<R>(f: impl FnOnce(Option<&WorkerThread>) -> R) -> R {
         let current = CURRENT.with(Cell::get);
-        // SAFETY: CURRENT's `worker` is non-null only while the worker it points to is alive:
+        // SAFETY: CURRENT is non-null only while the worker it points to is alive:
         // `run_as_current` sets it to `self` for the duration of `body` and resets it to null
-        // before returning or unwinding (its `Reset` guard), and `adopt_current_thread`
+        // before returning or unwinding (its `Uninstall` guard), and `adopt_current_thread`
         // installs a leaked worker that is never freed. `f` runs on this thread and returns
         // before `with_current` does, so inside one of those spans; the reference cannot
         // escape `f` (higher-ranked lifetime) nor reach another thread (`WorkerThread` is
@@ -250,8 +250,8 @@ impl WorkerThread {
         self.registry.sleep.unregister_gate(self.index);
         #[cfg(not(all(test, loom)))]
         JOIN_GATE.with(|gate| gate.close());
-        CURRENT.with(|current| current.set(ptr::null()));
         FAST_INLINE_LIMIT.with(|fast| fast.set(0));
+        CURRENT.with(|current| current.set(ptr::null()));
     }
 
     /// Sets [`FAST_INLINE_LIMIT`] from this worker's limit (this worker is current).

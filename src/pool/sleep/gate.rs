@@ -7,6 +7,10 @@
 //! when either stops holding (the owner publishes or pops a fork, or another worker starts
 //! looking for work). `join` then tests `gate == OPEN`.
 //!
+//! The gate lives in the worker thread's own storage (`worker.rs`, `JOIN_GATE`), so that
+//! `join` reads it at a fixed offset from the thread pointer; `Sleep` reaches it through a
+//! pointer the worker registers and takes back when it leaves (*gate-leaves* in `README.md`).
+//!
 //! Protocol (*idle-while-gate-opens* in `README.md`):
 //! - A worker that starts looking for work bumps `idle` (SeqCst RMW), then swaps CLOSED
 //!   into every other worker's gate with Release ordering.

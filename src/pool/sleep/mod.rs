@@ -3,6 +3,8 @@
 //! folder (*sleepy-then-publish*, *publish-while-last-searcher-leaves*,
 //! *latch-set-while-falling-asleep*, *idle-while-gate-opens*, *gate-leaves*).
 
+use std::ptr;
+
 mod counters;
 mod gate;
 #[cfg(all(test, loom))]
@@ -14,8 +16,6 @@ use crossbeam_utils::CachePadded;
 pub(crate) use gate::Gate;
 
 use super::latch::CoreLatch;
-use std::ptr;
-
 use crate::sync::atomic::{self, AtomicPtr, AtomicU64, AtomicUsize, Ordering};
 use crate::sync::{thread, Condvar, Mutex};
 
