@@ -201,6 +201,21 @@ fn loom_a_job_set_aside_by_an_isolated_worker_reaches_an_eligible_one() {
     });
 }
 
+/// Workers `indices` start looking for work, each on a thread of its own (and never stop).
+fn start_looking_on_threads(
+    sleep: &Arc<Sleep>,
+    indices: std::ops::RangeInclusive<usize>,
+) -> Vec<thread::JoinHandle<()>> {
+    indices
+        .map(|index| {
+            let sleep = sleep.clone();
+            thread::spawn(move || {
+                sleep.start_looking(index, 0);
+            })
+        })
+        .collect()
+}
+
 /// *idle-while-gate-opens*: workers `1..=lookers` start looking for work (and never stop)
 /// while worker 0 runs `owner` on its gate. Whatever the interleaving, the gate must end
 /// closed: an opening either saw an idle worker and closed again, or that worker's swap
@@ -208,14 +223,7 @@ fn loom_a_job_set_aside_by_an_isolated_worker_reaches_an_eligible_one() {
 fn gate_ends_closed_while_workers_start_looking(lookers: usize, owner: fn(&Sleep)) {
     loom::model(move || {
         let sleep = Arc::new(Sleep::new(lookers + 1));
-        let looking: Vec<_> = (1..=lookers)
-            .map(|index| {
-                let sleep = sleep.clone();
-                thread::spawn(move || {
-                    sleep.start_looking(index, 0);
-                })
-            })
-            .collect();
+        let looking = start_looking_on_threads(&sleep, 1..=lookers);
         owner(&sleep);
         for worker in looking {
             worker.join().unwrap();
@@ -271,14 +279,7 @@ fn registered_gate_while_workers_start_looking(
     loom::model(move || {
         let sleep = Arc::new(Sleep::new(lookers + 1));
         let gate = Arc::new(Gate::closed());
-        let looking: Vec<_> = (1..=lookers)
-            .map(|index| {
-                let sleep = sleep.clone();
-                thread::spawn(move || {
-                    sleep.start_looking(index, 0);
-                })
-            })
-            .collect();
+        let looking = start_looking_on_threads(&sleep, 1..=lookers);
         for _ in 0..owner_yields {
             thread::yield_now();
         }
