@@ -68,6 +68,7 @@ use crate::pool::{
     join_context, join_context_here, offer_forks, on_a_worker, publish_fork, record_event,
     trace_claim, trace_fold, trace_loop_here, trace_piece, trace_range_steal,
     trace_whole_loop_cold, trace_whole_loop_here, Event, FnContext, Inline, InlineLimit,
+    SHORT_PATH_MAX,
 };
 
 /// A range of at most this many items starts private while no idle worker would take new
@@ -88,7 +89,7 @@ const PRIVATE_ITEMS: usize = 8;
 /// 100 instructions (a producer and a consumer split, a folder continuation, a call of the
 /// leaf loop, the idle test): a sixth more for 256 of the cheapest items (a sum of `u64`),
 /// a few percent for items that do some work.
-const INLINE_CLAIM: usize = 256;
+const INLINE_CLAIM: usize = SHORT_PATH_MAX as usize;
 
 /// A producer and its consumer, cut together, and their length (so that the consumer is cut
 /// in proportion, `Consumer::split_at_sized`). An upper piece keeps the reducer that joins
@@ -151,7 +152,8 @@ where
     if consumer.full() {
         return consumer.into_folder().complete();
     }
-    if len <= INLINE_CLAIM && len <= producer.max_len() && fold_inline_fast(len) != Inline::No {
+    // `fold_inline_fast` admits at most `INLINE_CLAIM` items (one more in a pool of one).
+    if len <= producer.max_len() && fold_inline_fast(len) != Inline::No {
         // At most `INLINE_CLAIM` items: the leaf loop inline too, as a sequential loop
         // written here would be (no call, no producer or folder passed through memory).
         // A worker of a pool that records never gets here (`fold_inline_fast`).

@@ -44,7 +44,7 @@ use super::registry::Registry;
 use super::sleep::Gate;
 use super::stats::{Event, WorkerStats};
 use super::trace::TraceWriter;
-use super::Inline;
+use super::{Inline, SHORT_PATH_MAX};
 
 /// Forks a worker keeps privately; deeper recursions publish the excess directly.
 const FORK_CAPACITY: usize = 128;
@@ -66,12 +66,19 @@ thread_local! {
     /// The worker running on this thread (null if none).
     static CURRENT: Cell<*const WorkerThread> = const { Cell::new(ptr::null()) };
 
-    /// One more than the current worker's inline limit, as the short path of a loop sees it
-    /// ([`fold_inline_fast`]); 0 (no loop, not even an empty one) on a thread that is no
-    /// worker and on a worker whose pool records (whose loops take the long path, which
-    /// records them). Mirrored at every change of the limit.
+    /// One more than the longest loop the short path of a loop may fold here
+    /// ([`fold_inline_fast`]): the current worker's inline limit capped at
+    /// `pool::SHORT_PATH_MAX`, plus one; [`ALONE_ABOVE`] in a pool of one; 0 (no loop, not
+    /// even an empty one) on a thread that is no worker and on a worker whose pool records
+    /// (whose loops take the long path, which records them). Mirrored at every change of
+    /// the limit.
     static FAST_INLINE_LIMIT: Cell<u64> = const { Cell::new(0) };
 }
+
+/// [`FAST_INLINE_LIMIT`] in a pool of one: one more than the others can be, so that the
+/// value itself says "alone" (and a loop one item longer than `pool::SHORT_PATH_MAX` takes
+/// the short path there, where it is folded whole either way).
+const ALONE_ABOVE: u64 = SHORT_PATH_MAX as u64 + 2;
 
 /// `pool::fold_inline_fast`: [`WorkerThread::fold_inline`] for a loop's short path. One
 /// thread-local load and compare says no to a loop too long, on a thread that is no worker
@@ -88,7 +95,7 @@ pub(crate) fn fold_inline_fast(len: usize) -> Inline {
     // sets it so, called by the current worker (`install_current`, and `set_inline_limit`
     // through `with_current` or `execute`), and `uninstall_current` zeroes it before
     // clearing `CURRENT`. A current worker is alive (see `with_current`).
-    unsafe { &*worker }.fold_inline_admitted((above_limit - 1) as u32)
+    unsafe { &*worker }.fold_inline_admitted(above_limit == ALONE_ABOVE)
 }
 
 #[cfg(not(all(test, loom)))]
@@ -259,8 +266,10 @@ impl WorkerThread {
     fn mirror_inline_limit(&self, limit: u32) {
         let fast = if self.trace.is_some() {
             0
+        } else if limit == ALONE {
+            ALONE_ABOVE
         } else {
-            u64::from(limit) + 1
+            u64::from(limit.min(SHORT_PATH_MAX)) + 1
         };
         FAST_INLINE_LIMIT.with(|cell| cell.set(fast));
     }
@@ -412,15 +421,15 @@ impl WorkerThread {
         if len > limit as usize {
             return Inline::No;
         }
-        self.fold_inline_admitted(limit)
+        self.fold_inline_admitted(limit == ALONE)
     }
 
-    /// [`fold_inline`](Self::fold_inline) once the loop's length is within `limit`, this
-    /// worker's inline limit.
+    /// [`fold_inline`](Self::fold_inline) once the loop's length is within this worker's
+    /// inline limit; `alone` if that limit is [`ALONE`].
     #[inline]
-    pub(crate) fn fold_inline_admitted(&self, limit: u32) -> Inline {
+    pub(crate) fn fold_inline_admitted(&self, alone: bool) -> Inline {
         self.note(Event::ChunkTaken, 1);
-        if limit == ALONE {
+        if alone {
             return Inline::Alone;
         }
         self.offer_forks();
