@@ -52,6 +52,7 @@ pub(crate) use trace::{
     trace_whole_loop_cold, trace_whole_loop_here,
 };
 
+pub(crate) use worker::fold_inline_fast;
 use worker::WorkerThread;
 
 /// The number of worker threads of the current pool (the global pool outside any pool).
@@ -148,17 +149,6 @@ pub(crate) fn fold_inline(len: usize) -> Inline {
 /// The longest loop a driver folds on its short path ([`fold_inline_fast`]; the driver's
 /// `INLINE_CLAIM`). A pool of one admits one item more there (see `worker::ALONE_ABOVE`).
 pub(crate) const SHORT_PATH_MAX: u32 = 256;
-
-/// [`fold_inline`] for the short path of a loop (`drive::on_steal::drive_indexed`): the same
-/// answer for a loop of at most [`SHORT_PATH_MAX`] items, except `No` on a worker of a pool
-/// that records, whose loops then take the long path, which asks [`fold_inline`] and records
-/// them; `No` for longer loops (one item longer in a pool of one: `Alone`). Tests one
-/// thread-local word first, so that a loop too long to fold inline, or one outside any
-/// worker, pays nothing more.
-#[inline(always)]
-pub(crate) fn fold_inline_fast(len: usize) -> Inline {
-    worker::fold_inline_fast(len)
-}
 
 /// [`fold_inline`]'s answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -80,7 +80,10 @@ thread_local! {
 /// the short path there, where it is folded whole either way).
 const ALONE_ABOVE: u64 = SHORT_PATH_MAX as u64 + 2;
 
-/// `pool::fold_inline_fast`: [`WorkerThread::fold_inline`] for a loop's short path. One
+/// `pool::fold_inline` for the short path of a loop (`drive::on_steal::drive_indexed`): the
+/// same answer for a loop of at most `pool::SHORT_PATH_MAX` items, except `No` on a worker
+/// of a pool that records, whose loops then take the long path, which asks `fold_inline`
+/// and records them; `No` for longer loops (one item longer in a pool of one: `Alone`). One
 /// thread-local load and compare says no to a loop too long, on a thread that is no worker
 /// and on a worker whose pool records; then the worker pointer is read without a null test.
 #[inline(always)]
@@ -130,6 +133,16 @@ pub(crate) fn join_gate_open() -> bool {
 #[cfg(all(test, loom))]
 pub(crate) fn join_gate_open() -> bool {
     false
+}
+
+/// Undoes `install_current` when dropped: at the end of `run_as_current` (returning or
+/// unwinding), and at the end of an adopted thread (`adopt_current_thread`).
+struct Uninstall<'w>(&'w WorkerThread);
+
+impl Drop for Uninstall<'_> {
+    fn drop(&mut self) {
+        self.0.uninstall_current();
+    }
 }
 
 /// The per-thread state of one worker.
@@ -218,12 +231,6 @@ impl WorkerThread {
 
     /// Runs `body` with `self` installed as the current thread's worker.
     pub(crate) fn run_as_current<R>(&self, body: impl FnOnce() -> R) -> R {
-        struct Uninstall<'w>(&'w WorkerThread);
-        impl Drop for Uninstall<'_> {
-            fn drop(&mut self) {
-                self.0.uninstall_current();
-            }
-        }
         self.install_current();
         let _uninstall = Uninstall(self);
         body()
@@ -244,7 +251,7 @@ impl WorkerThread {
         JOIN_GATE.with(|gate| {
             // SAFETY: this thread's gate lives as long as the thread; `uninstall_current`
             // unregisters it before `run_as_current` returns or unwinds, and an adopted
-            // thread's `UnregisterAtExit` does before the thread's storage goes. Only the
+            // thread's `Uninstall` guard does before the thread's storage goes. Only the
             // owner (this thread) and the sleep protocol write it; it is closed here (closed
             // at start, and closed again on every unregistration).
             unsafe { self.registry.sleep.register_gate(self.index, gate) }
@@ -322,21 +329,14 @@ impl WorkerThread {
     /// (`ThreadPoolBuilder::use_current_thread`). The worker is leaked: the thread may be in
     /// the middle of a `join` on it at any later time, so no point is safe to free it.
     pub(crate) fn adopt_current_thread(self) {
-        /// Unregisters the adopted worker's gate when the thread ends (its thread-locals,
-        /// the gate among them, are freed after their destructors have run).
-        struct UnregisterAtExit(&'static WorkerThread);
-        impl Drop for UnregisterAtExit {
-            fn drop(&mut self) {
-                self.0.uninstall_current();
-            }
-        }
         thread_local! {
-            static ADOPTED: std::cell::RefCell<Option<UnregisterAtExit>> =
-                const { std::cell::RefCell::new(None) };
+            /// Uninstalls the adopted worker when the thread ends (its thread-locals, the
+            /// gate among them, are freed after their destructors have run).
+            static ADOPTED: Cell<Option<Uninstall<'static>>> = const { Cell::new(None) };
         }
         let worker: &'static WorkerThread = Box::leak(Box::new(self));
         worker.install_current();
-        ADOPTED.with(|adopted| *adopted.borrow_mut() = Some(UnregisterAtExit(worker)));
+        ADOPTED.with(|adopted| adopted.set(Some(Uninstall(worker))));
     }
 
     pub(crate) fn index(&self) -> usize {
