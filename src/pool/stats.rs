@@ -55,7 +55,11 @@ pub struct PoolStats {
     /// Chunks owners claimed from their index ranges (see [`range_steals`](Self::range_steals)).
     /// An owner claims a run of items at a time, in chunks that grow while nobody steals
     /// (so about logarithmically in a loop's length, not with its items); chunks per loop
-    /// show how finely loops were cut. Counted once per claim, never per item.
+    /// show how finely loops were cut. Counted once per claim, never per item. Loops of
+    /// at most 256 items that a worker folds whole on its short path make no claim and
+    /// are not counted: on a pool of one thread, every such loop; in a larger pool, such
+    /// a loop run inside an item of another loop the worker is running. Counting them
+    /// cost a third of what a nested loop of 16 items adds to the sequential code.
     pub chunks_taken: u64,
     /// Times a worker parked for lack of work and was woken again (by new work, by the
     /// latch it waited on, or by the pool's end).

@@ -46,7 +46,8 @@ where
 
     fn drive_unindexed<C: UnindexedConsumer<Self::Item>>(self, consumer: C) -> C::Result {
         let failed = AtomicBool::new(false);
-        let (failed, predicate) = (&failed, &self.predicate);
+        let TakeAnyWhile { base, predicate } = self;
+        let (failed, predicate) = (&failed, &predicate);
         let take = move |item| {
             // ORDERING: a stop hint only, nothing is published through it: Relaxed
             // suffices (pairs with the Relaxed store below).
@@ -60,7 +61,7 @@ where
                 None
             }
         };
-        self.base.map(take).while_some().drive_unindexed(consumer)
+        base.map(take).while_some().drive_unindexed(consumer)
     }
 }
 
@@ -102,7 +103,8 @@ where
 
     fn drive_unindexed<C: UnindexedConsumer<Self::Item>>(self, consumer: C) -> C::Result {
         let failed = AtomicBool::new(false);
-        let (failed, predicate) = (&failed, &self.predicate);
+        let SkipAnyWhile { base, predicate } = self;
+        let (failed, predicate) = (&failed, &predicate);
         let keep = move |item: &I::Item| {
             // ORDERING: as in `TakeAnyWhile`: a hint only, Relaxed suffices.
             if failed.load(Ordering::Relaxed) || !predicate(item) {
@@ -112,6 +114,6 @@ where
                 false
             }
         };
-        self.base.filter(keep).drive_unindexed(consumer)
+        base.filter(keep).drive_unindexed(consumer)
     }
 }

@@ -44,9 +44,11 @@ where
     type Item = R;
 
     fn drive_unindexed<C: UnindexedConsumer<R>>(self, consumer: C) -> C::Result {
-        let op = &self.op;
-        self.base
-            .drive_unindexed(FilterMapConsumer { base: consumer, op })
+        let FilterMap { base, op } = self;
+        base.drive_unindexed(FilterMapConsumer {
+            base: consumer,
+            op: &op,
+        })
     }
 
     /// The base's bound: each of its items yields at most one, and the consumer wrapper
@@ -91,9 +93,10 @@ where
     type Item = I::Item;
 
     fn drive_unindexed<C: UnindexedConsumer<I::Item>>(self, consumer: C) -> C::Result {
-        let predicate = &self.predicate;
+        let Filter { base, predicate } = self;
+        let predicate = &predicate;
         let op = move |item| if predicate(&item) { Some(item) } else { None };
-        self.base.drive_unindexed(FilterMapConsumer {
+        base.drive_unindexed(FilterMapConsumer {
             base: consumer,
             op: &op,
         })

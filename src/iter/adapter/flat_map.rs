@@ -42,10 +42,10 @@ where
     type Item = PI::Item;
 
     fn drive_unindexed<C: UnindexedConsumer<PI::Item>>(self, consumer: C) -> C::Result {
-        let map_op = &self.map_op;
-        self.base.drive_unindexed(FlatMapConsumer {
+        let FlatMap { base, map_op } = self;
+        base.drive_unindexed(FlatMapConsumer {
             base: consumer,
-            map_op,
+            map_op: &map_op,
         })
     }
 }

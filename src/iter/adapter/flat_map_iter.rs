@@ -46,10 +46,10 @@ where
     type Item = SI::Item;
 
     fn drive_unindexed<C: UnindexedConsumer<SI::Item>>(self, consumer: C) -> C::Result {
-        let map_op = &self.map_op;
-        self.base.drive_unindexed(FlatMapIterConsumer {
+        let FlatMapIter { base, map_op } = self;
+        base.drive_unindexed(FlatMapIterConsumer {
             base: consumer,
-            map_op,
+            map_op: &map_op,
         })
     }
 }

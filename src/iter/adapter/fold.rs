@@ -49,8 +49,13 @@ where
     type Item = U;
 
     fn drive_unindexed<C: UnindexedConsumer<U>>(self, consumer: C) -> C::Result {
-        let (source, op) = (InitState(&self.identity), &self.fold_op);
-        self.base.drive_unindexed(FoldConsumer {
+        let Fold {
+            base,
+            identity,
+            fold_op,
+        } = self;
+        let (source, op) = (InitState(&identity), &fold_op);
+        base.drive_unindexed(FoldConsumer {
             base: consumer,
             source,
             op,
@@ -102,9 +107,14 @@ where
     type Item = U;
 
     fn drive_unindexed<C: UnindexedConsumer<U>>(self, consumer: C) -> C::Result {
-        let pristine = std::sync::Mutex::new(self.item);
-        let (source, op) = (CloneState(&pristine), &self.fold_op);
-        self.base.drive_unindexed(FoldConsumer {
+        let FoldWith {
+            base,
+            item,
+            fold_op,
+        } = self;
+        let pristine = std::sync::Mutex::new(item);
+        let (source, op) = (CloneState(&pristine), &fold_op);
+        base.drive_unindexed(FoldConsumer {
             base: consumer,
             source,
             op,

@@ -82,11 +82,17 @@ where
     }
 
     fn with_producer<CB: ProducerCallback<U>>(self, callback: CB) -> CB::Output {
+        let FoldChunks {
+            base,
+            chunk_size,
+            identity,
+            fold_op,
+        } = self;
         let fold = FoldChunk {
-            identity: &self.identity,
-            fold_op: &self.fold_op,
+            identity: &identity,
+            fold_op: &fold_op,
         };
-        with_chunk_producer(self.base, self.chunk_size, fold, callback)
+        with_chunk_producer(base, chunk_size, fold, callback)
     }
 }
 
@@ -161,13 +167,19 @@ where
     }
 
     fn with_producer<CB: ProducerCallback<U>>(self, callback: CB) -> CB::Output {
+        let FoldChunksWith {
+            base,
+            chunk_size,
+            item,
+            fold_op,
+        } = self;
         // Each piece of the producer owns a copy of `item` (so `U` need not be `Sync`);
         // each chunk folds from a clone of that copy.
         let fold = FoldChunkWith {
-            item: self.item,
-            fold_op: &self.fold_op,
+            item,
+            fold_op: &fold_op,
         };
-        with_chunk_producer(self.base, self.chunk_size, fold, callback)
+        with_chunk_producer(base, chunk_size, fold, callback)
     }
 }
 

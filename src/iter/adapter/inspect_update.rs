@@ -43,13 +43,13 @@ where
     type Item = I::Item;
 
     fn drive_unindexed<C: UnindexedConsumer<I::Item>>(self, consumer: C) -> C::Result {
-        let op = &self.op;
-        self.base
-            .map(|item| {
-                op(&item);
-                item
-            })
-            .drive_unindexed(consumer)
+        let Inspect { base, op } = self;
+        let op = &op;
+        base.map(|item| {
+            op(&item);
+            item
+        })
+        .drive_unindexed(consumer)
     }
 
     fn opt_len(&self) -> Option<usize> {
@@ -63,13 +63,13 @@ where
     F: Fn(&I::Item) + Sync + Send,
 {
     fn drive<C: Consumer<I::Item>>(self, consumer: C) -> C::Result {
-        let op = &self.op;
-        self.base
-            .map(|item| {
-                op(&item);
-                item
-            })
-            .drive(consumer)
+        let Inspect { base, op } = self;
+        let op = &op;
+        base.map(|item| {
+            op(&item);
+            item
+        })
+        .drive(consumer)
     }
 
     fn len(&self) -> usize {
@@ -77,13 +77,13 @@ where
     }
 
     fn with_producer<CB: ProducerCallback<I::Item>>(self, callback: CB) -> CB::Output {
-        let op = &self.op;
-        self.base
-            .map(|item| {
-                op(&item);
-                item
-            })
-            .with_producer(callback)
+        let Inspect { base, op } = self;
+        let op = &op;
+        base.map(|item| {
+            op(&item);
+            item
+        })
+        .with_producer(callback)
     }
 }
 
@@ -123,13 +123,13 @@ where
     type Item = I::Item;
 
     fn drive_unindexed<C: UnindexedConsumer<I::Item>>(self, consumer: C) -> C::Result {
-        let op = &self.op;
-        self.base
-            .map(|mut item| {
-                op(&mut item);
-                item
-            })
-            .drive_unindexed(consumer)
+        let Update { base, op } = self;
+        let op = &op;
+        base.map(|mut item| {
+            op(&mut item);
+            item
+        })
+        .drive_unindexed(consumer)
     }
 
     fn opt_len(&self) -> Option<usize> {
@@ -143,13 +143,13 @@ where
     F: Fn(&mut I::Item) + Sync + Send,
 {
     fn drive<C: Consumer<I::Item>>(self, consumer: C) -> C::Result {
-        let op = &self.op;
-        self.base
-            .map(|mut item| {
-                op(&mut item);
-                item
-            })
-            .drive(consumer)
+        let Update { base, op } = self;
+        let op = &op;
+        base.map(|mut item| {
+            op(&mut item);
+            item
+        })
+        .drive(consumer)
     }
 
     fn len(&self) -> usize {
@@ -157,12 +157,12 @@ where
     }
 
     fn with_producer<CB: ProducerCallback<I::Item>>(self, callback: CB) -> CB::Output {
-        let op = &self.op;
-        self.base
-            .map(|mut item| {
-                op(&mut item);
-                item
-            })
-            .with_producer(callback)
+        let Update { base, op } = self;
+        let op = &op;
+        base.map(|mut item| {
+            op(&mut item);
+            item
+        })
+        .with_producer(callback)
     }
 }

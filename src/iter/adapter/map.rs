@@ -43,10 +43,10 @@ where
 
     #[inline]
     fn drive_unindexed<C: UnindexedConsumer<R>>(self, consumer: C) -> C::Result {
-        let map_op = &self.map_op;
-        self.base.drive_unindexed(MapConsumer {
+        let Map { base, map_op } = self;
+        base.drive_unindexed(MapConsumer {
             base: consumer,
-            map_op,
+            map_op: &map_op,
         })
     }
 
@@ -68,10 +68,10 @@ where
 {
     #[inline]
     fn drive<C: Consumer<R>>(self, consumer: C) -> C::Result {
-        let map_op = &self.map_op;
-        self.base.drive(MapConsumer {
+        let Map { base, map_op } = self;
+        base.drive(MapConsumer {
             base: consumer,
-            map_op,
+            map_op: &map_op,
         })
     }
 
@@ -81,8 +81,11 @@ where
 
     #[inline]
     fn with_producer<CB: ProducerCallback<R>>(self, callback: CB) -> CB::Output {
-        let map_op = &self.map_op;
-        self.base.with_producer(MapCallback { callback, map_op })
+        let Map { base, map_op } = self;
+        base.with_producer(MapCallback {
+            callback,
+            map_op: &map_op,
+        })
     }
 }
 

@@ -54,9 +54,10 @@ where
     type Item = R;
 
     fn drive_unindexed<C: UnindexedConsumer<R>>(self, consumer: C) -> C::Result {
-        let pristine = std::sync::Mutex::new(self.item);
-        let (source, op) = (CloneState(&pristine), &self.map_op);
-        self.base.drive_unindexed(StateConsumer {
+        let MapWith { base, item, map_op } = self;
+        let pristine = std::sync::Mutex::new(item);
+        let (source, op) = (CloneState(&pristine), &map_op);
+        base.drive_unindexed(StateConsumer {
             base: consumer,
             source,
             op,
@@ -76,9 +77,10 @@ where
     R: Send,
 {
     fn drive<C: Consumer<R>>(self, consumer: C) -> C::Result {
-        let pristine = std::sync::Mutex::new(self.item);
-        let (source, op) = (CloneState(&pristine), &self.map_op);
-        self.base.drive(StateConsumer {
+        let MapWith { base, item, map_op } = self;
+        let pristine = std::sync::Mutex::new(item);
+        let (source, op) = (CloneState(&pristine), &map_op);
+        base.drive(StateConsumer {
             base: consumer,
             source,
             op,
@@ -90,9 +92,10 @@ where
     }
 
     fn with_producer<CB: ProducerCallback<R>>(self, callback: CB) -> CB::Output {
-        let pristine = std::sync::Mutex::new(self.item);
-        let (source, op) = (CloneState(&pristine), &self.map_op);
-        self.base.with_producer(StateCallback {
+        let MapWith { base, item, map_op } = self;
+        let pristine = std::sync::Mutex::new(item);
+        let (source, op) = (CloneState(&pristine), &map_op);
+        base.with_producer(StateCallback {
             callback,
             source,
             op,
@@ -141,8 +144,9 @@ where
     type Item = R;
 
     fn drive_unindexed<C: UnindexedConsumer<R>>(self, consumer: C) -> C::Result {
-        let (source, op) = (InitState(&self.init), &self.map_op);
-        self.base.drive_unindexed(StateConsumer {
+        let MapInit { base, init, map_op } = self;
+        let (source, op) = (InitState(&init), &map_op);
+        base.drive_unindexed(StateConsumer {
             base: consumer,
             source,
             op,
@@ -162,8 +166,9 @@ where
     R: Send,
 {
     fn drive<C: Consumer<R>>(self, consumer: C) -> C::Result {
-        let (source, op) = (InitState(&self.init), &self.map_op);
-        self.base.drive(StateConsumer {
+        let MapInit { base, init, map_op } = self;
+        let (source, op) = (InitState(&init), &map_op);
+        base.drive(StateConsumer {
             base: consumer,
             source,
             op,
@@ -175,8 +180,9 @@ where
     }
 
     fn with_producer<CB: ProducerCallback<R>>(self, callback: CB) -> CB::Output {
-        let (source, op) = (InitState(&self.init), &self.map_op);
-        self.base.with_producer(StateCallback {
+        let MapInit { base, init, map_op } = self;
+        let (source, op) = (InitState(&init), &map_op);
+        base.with_producer(StateCallback {
             callback,
             source,
             op,

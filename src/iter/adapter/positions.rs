@@ -43,10 +43,10 @@ where
     type Item = usize;
 
     fn drive_unindexed<C: UnindexedConsumer<usize>>(self, consumer: C) -> C::Result {
-        let predicate = &self.predicate;
+        let Positions { base, predicate } = self;
+        let predicate = &predicate;
         let matching = move |(index, item)| if predicate(item) { Some(index) } else { None };
-        self.base
-            .enumerate()
+        base.enumerate()
             .filter_map(matching)
             .drive_unindexed(consumer)
     }

@@ -119,15 +119,15 @@ where
     }
 
     fn with_producer<CB: ProducerCallback<Self::Item>>(self, callback: CB) -> CB::Output {
-        let len = self.base.len();
-        let (identity, op) = (&self.identity, &self.op);
-        self.base
-            .with_producer(ScanCallback::<CB, ID, OP, INCLUSIVE> {
-                callback,
-                len,
-                identity,
-                op,
-            })
+        let Scan { base, identity, op } = self;
+        let len = base.len();
+        let (identity, op) = (&identity, &op);
+        base.with_producer(ScanCallback::<CB, ID, OP, INCLUSIVE> {
+            callback,
+            len,
+            identity,
+            op,
+        })
     }
 }
 

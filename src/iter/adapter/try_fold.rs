@@ -65,8 +65,14 @@ where
     type Item = R;
 
     fn drive_unindexed<C: UnindexedConsumer<R>>(self, consumer: C) -> C::Result {
-        let (source, op) = (InitState(&self.identity), &self.fold_op);
-        self.base.drive_unindexed(TryFoldConsumer {
+        let TryFold {
+            base,
+            identity,
+            fold_op,
+            ..
+        } = self;
+        let (source, op) = (InitState(&identity), &fold_op);
+        base.drive_unindexed(TryFoldConsumer {
             base: consumer,
             source,
             op,
@@ -132,9 +138,14 @@ where
     type Item = R;
 
     fn drive_unindexed<C: UnindexedConsumer<R>>(self, consumer: C) -> C::Result {
-        let pristine = std::sync::Mutex::new(self.item);
-        let (source, op) = (CloneState(&pristine), &self.fold_op);
-        self.base.drive_unindexed(TryFoldConsumer {
+        let TryFoldWith {
+            base,
+            item,
+            fold_op,
+        } = self;
+        let pristine = std::sync::Mutex::new(item);
+        let (source, op) = (CloneState(&pristine), &fold_op);
+        base.drive_unindexed(TryFoldConsumer {
             base: consumer,
             source,
             op,
