@@ -15,8 +15,9 @@
 //! machine's practical limit for the 2-thread ratio. The nested loops also time `floor-1`:
 //! the sequential loop plus one thread-local read and compare per inner loop, the least a
 //! library deciding at each inner loop how to run it can add; the histogram's `floor-1` is
-//! the sequential fold with an accumulator whose length the loop cannot see, as in a
-//! parallel fold's leaf, whose identity runs elsewhere; the tree sum's is the sequential
+//! the sequential fold with an accumulator whose length the loop cannot see (a parallel
+//! fold's leaf saw it so while the identity ran in another function, before the leaf made its
+//! accumulator itself; `Acc` in `src/iter/adapter/fold.rs`); the tree sum's is the sequential
 //! recursion plus one thread-local read and test per node. The tree sum also times chili
 //! (`chili-1`, `chili-2`), a heartbeat scheduler whose `join` is built to cost next to
 //! nothing when nobody steals.
@@ -607,9 +608,9 @@ fn reductions(pools: &Pools, rounds: usize, n: usize) {
         move || digest(&weft_side::histogram(black_box(v))),
         move || digest(&rayon_side::histogram(black_box(v))),
     ));
-    // The sequential fold as a parallel fold's leaf sees it: the accumulator comes from an
-    // identity called elsewhere, so the loop cannot know it has 256 buckets and keeps the
-    // bounds check the sequential code drops.
+    // The sequential fold with an accumulator from elsewhere (as a parallel fold's leaf saw
+    // it before the leaf made its own): the loop cannot know it has 256 buckets and keeps
+    // the bounds check the sequential code drops.
     list.push(timed("floor-1", move || {
         let h = black_box(v)
             .iter()

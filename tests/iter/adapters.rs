@@ -461,6 +461,56 @@ fn fold_fold_with_try_fold() {
     });
 }
 
+/// A fold whose accumulator is a heap value made by the identity (a histogram): every piece
+/// makes its accumulator where its items are folded, lazily (`Acc` in `fold.rs`); the counts
+/// must come out as the sequential loop's, and every accumulator that reaches the output was
+/// made by exactly one identity call, pieces without items included.
+#[test]
+fn fold_into_a_heap_accumulator_made_by_the_identity() {
+    each_input(15, |n, v| {
+        let mut expected = vec![0u64; 256];
+        for &x in &v {
+            expected[x as usize % 256] += 1;
+        }
+        let made = AtomicUsize::new(0);
+        let accumulators: Vec<Vec<u64>> = v
+            .par_iter()
+            .fold(
+                || {
+                    made.fetch_add(1, Ordering::Relaxed);
+                    vec![0u64; 256]
+                },
+                |mut h, &x| {
+                    h[x as usize % 256] += 1;
+                    h
+                },
+            )
+            .collect();
+        assert_eq!(made.load(Ordering::Relaxed), accumulators.len(), "n = {n}");
+        let mut total = vec![0u64; 256];
+        for h in &accumulators {
+            assert_eq!(h.len(), 256);
+            for (t, c) in total.iter_mut().zip(h) {
+                *t += c;
+            }
+        }
+        assert_eq!(total, expected, "n = {n}");
+        let with: Vec<u64> = v
+            .par_iter()
+            .fold_with(vec![0u64; 256], |mut h, &x| {
+                h[x as usize % 256] += 1;
+                h
+            })
+            .reduce(Vec::new, |a, b| {
+                if a.is_empty() {
+                    return b;
+                }
+                a.iter().zip(&b).map(|(x, y)| x + y).collect()
+            });
+        assert_eq!(with, expected, "fold_with, n = {n}");
+    });
+}
+
 #[test]
 fn try_fold_stops_each_piece_at_its_first_break() {
     // Every piece folds a contiguous run of `0..n` and stops calling the closure at its first

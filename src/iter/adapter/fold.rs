@@ -170,7 +170,12 @@ where
             batch: 1,
             taken: 0,
         });
-        let acc = self.source.into_state();
+        // Without the early hand-on the accumulator is made by the first `consume_iter`,
+        // in the leaf's own code (see `Acc`).
+        let acc = match early {
+            Some(_) => Acc::Ready(self.source.into_state()),
+            None => Acc::Pending(self.source),
+        };
         FoldFolder {
             sink: Sink::Consumer(self.base),
             acc,
@@ -224,9 +229,31 @@ where
 /// for the piece's end would fold all of them (Rayon stops at the end of a leaf piece).
 struct FoldFolder<'f, C: Consumer<S::State>, S: StateSource, F> {
     sink: Sink<C, C::Folder>,
-    acc: S::State,
+    acc: Acc<S>,
     op: &'f F,
     early: Option<Early<S>>,
+}
+
+/// A folder's accumulator, or where it will come from. Made at the folder's first
+/// `consume_iter` (or `consume`, or `complete` if the folder gets no item), not in
+/// `into_folder`: the leaf loop then sees the identity's value, and LLVM can use what it
+/// knows of it. `fold(|| vec![0u64; 256], |mut h, x| { h[x as usize % 256] += 1; h })`
+/// kept a bounds check per item while its 256 buckets were made in another function, and
+/// drops it as the sequential loop does when they are made beside the loop (callgrind, a
+/// crate depending on weft, one thread: 7.0 instructions per item, 2.75 sequential).
+enum Acc<S: StateSource> {
+    Pending(S),
+    Ready(S::State),
+}
+
+impl<S: StateSource> Acc<S> {
+    #[inline(always)]
+    fn into_state(self) -> S::State {
+        match self {
+            Acc::Pending(source) => source.into_state(),
+            Acc::Ready(acc) => acc,
+        }
+    }
 }
 
 /// Where the accumulator goes: the downstream consumer, or its folder once an accumulator
@@ -255,10 +282,10 @@ where
             Sink::Consumer(consumer) => consumer.into_folder(),
             Sink::Folder(folder) => folder,
         };
-        let folder = folder.consume(self.acc);
+        let folder = folder.consume(self.acc.into_state());
         FoldFolder {
             sink: Sink::Folder(folder),
-            acc: early.source.split().into_state(),
+            acc: Acc::Ready(early.source.split().into_state()),
             op: self.op,
             early: Some(Early {
                 batch: early.batch.saturating_mul(2),
@@ -278,7 +305,7 @@ where
     type Result = C::Result;
 
     fn consume(mut self, item: T) -> Self {
-        self.acc = (self.op)(self.acc, item);
+        self.acc = Acc::Ready((self.op)(self.acc.into_state(), item));
         match self.early.take() {
             None => self,
             Some(mut early) => {
@@ -304,20 +331,26 @@ where
         // kernel `flat_map_iter_fold`), where `try_fold` loops inside them.
         let op = self.op;
         let Some(mut early) = self.early.take() else {
-            self.acc =
-                crate::iter::consumer::fold_items(iter.into_iter(), self.acc, |acc, item| {
-                    op(acc, item)
-                });
+            let fold = |acc| {
+                crate::iter::consumer::fold_items(iter.into_iter(), acc, |acc, item| op(acc, item))
+            };
+            // Two calls of `fold`, so that the first chunk's loop starts from the identity's
+            // value as the sequential code would (see `Acc`).
+            self.acc = Acc::Ready(match self.acc {
+                Acc::Pending(source) => fold(source.into_state()),
+                Acc::Ready(acc) => fold(acc),
+            });
             return self;
         };
         let mut iter = iter.into_iter();
         loop {
             let want = early.batch - early.taken;
             let mut got = 0;
-            self.acc = iter.by_ref().take(want).fold(self.acc, |acc, item| {
+            let acc = self.acc.into_state();
+            self.acc = Acc::Ready(iter.by_ref().take(want).fold(acc, |acc, item| {
                 got += 1;
                 op(acc, item)
-            });
+            }));
             early.taken += got;
             if got < want {
                 self.early = Some(early);
@@ -334,12 +367,15 @@ where
 
     fn complete(self) -> C::Result {
         match self.sink {
-            Sink::Consumer(consumer) => consumer.into_folder().consume(self.acc).complete(),
+            Sink::Consumer(consumer) => consumer
+                .into_folder()
+                .consume(self.acc.into_state())
+                .complete(),
             // A fresh accumulator that took no item stands for nothing: dropped.
             Sink::Folder(folder) if self.early.is_some_and(|early| early.taken == 0) => {
                 folder.complete()
             }
-            Sink::Folder(folder) => folder.consume(self.acc).complete(),
+            Sink::Folder(folder) => folder.consume(self.acc.into_state()).complete(),
         }
     }
 
