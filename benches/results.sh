@@ -66,7 +66,7 @@ cpu=$(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //')
   echo "default is off. \`floor-2\`: two bare threads, no library (the machine's limit);"
   echo "\`floor-1\`: the sequential nested loop plus one thread-local read and compare per inner"
   echo "loop (the least a per-loop decision costs), and for the histogram the sequential fold"
-  echo "into an accumulator whose length the loop cannot see (as in a parallel fold's leaf),"
+  echo "into an accumulator whose length the loop cannot see (as a fold's leaf saw it before #21's tenth pass),"
   echo "for the tree sum the sequential recursion plus one thread-local read and test per node;"
   echo "\`chili\`: the chili heartbeat scheduler."
   echo
