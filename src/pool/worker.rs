@@ -424,22 +424,16 @@ impl WorkerThread {
         true
     }
 
-    /// See `pool::fold_inline`.
+    /// See `pool::fold_inline`: counts the loop as a chunk taken, where the short path
+    /// (`fold_inline_fast`) does not.
     #[inline]
     pub(crate) fn fold_inline(&self, len: usize) -> Inline {
         let limit = self.inline_limit.get();
         if len > limit as usize {
             return Inline::No;
         }
-        self.fold_inline_admitted(limit == ALONE)
-    }
-
-    /// [`fold_inline`](Self::fold_inline) once the loop's length is within this worker's
-    /// inline limit; `alone` if that limit is [`ALONE`]. Counts the loop as a chunk taken.
-    #[inline]
-    fn fold_inline_admitted(&self, alone: bool) -> Inline {
         self.note(Event::ChunkTaken, 1);
-        if alone {
+        if limit == ALONE {
             return Inline::Alone;
         }
         self.offer_forks();

@@ -26,6 +26,21 @@ fn one_thread_runs_an_indexed_loop_without_any_range_steal() {
 }
 
 #[test]
+fn a_pool_of_one_counts_no_chunk_for_a_loop_on_its_short_path() {
+    // `PoolStats::chunks_taken`: a loop of at most 256 items folded whole on a worker's
+    // short path makes no claim; a longer one is one chunk, as above.
+    let pool = pool(1);
+    for (n, chunks) in [(1u64, 0u64), (100, 0), (256, 0), (1000, 1), (100_000, 1)] {
+        let before = pool.stats();
+        let sum: u64 = pool.install(|| (0..n).into_par_iter().map(|x| x * x).sum());
+        let delta = pool.stats() - before;
+        assert_eq!(sum, (0..n).map(|x| x * x).sum::<u64>(), "n = {n}");
+        assert_eq!(delta.chunks_taken, chunks, "n = {n}: {delta:?}");
+        assert_eq!(delta.range_steals, 0, "n = {n}: {delta:?}");
+    }
+}
+
+#[test]
 fn ranges_too_short_to_steal_from_are_folded_whole_in_every_pool() {
     // The owner's first claim takes `min_len` items, or all of them if fewer than `min_len`
     // would be left; a thief takes at least `min_len`. So a loop of 1 item, or of fewer than

@@ -3,6 +3,7 @@
 
 use std::fmt;
 
+use super::map::Map;
 use crate::iter::plumbing::*;
 use crate::iter::{IndexedParallelIterator, ParallelIterator};
 
@@ -35,6 +36,22 @@ impl<I, F> Inspect<I, F> {
     }
 }
 
+impl<I, F> Inspect<I, F>
+where
+    I: ParallelIterator,
+    F: Fn(&I::Item) + Sync + Send,
+{
+    /// The `map` this is: each item shown to `op`, then passed on. `op` moves into the
+    /// closure, so nothing points into `self` (see `Map::drive`).
+    fn into_map(self) -> Map<I, impl Fn(I::Item) -> I::Item + Sync + Send> {
+        let Inspect { base, op } = self;
+        Map::new(base, move |item| {
+            op(&item);
+            item
+        })
+    }
+}
+
 impl<I, F> ParallelIterator for Inspect<I, F>
 where
     I: ParallelIterator,
@@ -43,13 +60,7 @@ where
     type Item = I::Item;
 
     fn drive_unindexed<C: UnindexedConsumer<I::Item>>(self, consumer: C) -> C::Result {
-        let Inspect { base, op } = self;
-        let op = &op;
-        base.map(|item| {
-            op(&item);
-            item
-        })
-        .drive_unindexed(consumer)
+        self.into_map().drive_unindexed(consumer)
     }
 
     fn opt_len(&self) -> Option<usize> {
@@ -63,13 +74,7 @@ where
     F: Fn(&I::Item) + Sync + Send,
 {
     fn drive<C: Consumer<I::Item>>(self, consumer: C) -> C::Result {
-        let Inspect { base, op } = self;
-        let op = &op;
-        base.map(|item| {
-            op(&item);
-            item
-        })
-        .drive(consumer)
+        self.into_map().drive(consumer)
     }
 
     fn len(&self) -> usize {
@@ -77,13 +82,7 @@ where
     }
 
     fn with_producer<CB: ProducerCallback<I::Item>>(self, callback: CB) -> CB::Output {
-        let Inspect { base, op } = self;
-        let op = &op;
-        base.map(|item| {
-            op(&item);
-            item
-        })
-        .with_producer(callback)
+        self.into_map().with_producer(callback)
     }
 }
 
@@ -115,6 +114,22 @@ impl<I, F> Update<I, F> {
     }
 }
 
+impl<I, F> Update<I, F>
+where
+    I: ParallelIterator,
+    F: Fn(&mut I::Item) + Sync + Send,
+{
+    /// The `map` this is: each item handed to `op` to change, then passed on (see
+    /// `Inspect::into_map`).
+    fn into_map(self) -> Map<I, impl Fn(I::Item) -> I::Item + Sync + Send> {
+        let Update { base, op } = self;
+        Map::new(base, move |mut item| {
+            op(&mut item);
+            item
+        })
+    }
+}
+
 impl<I, F> ParallelIterator for Update<I, F>
 where
     I: ParallelIterator,
@@ -123,13 +138,7 @@ where
     type Item = I::Item;
 
     fn drive_unindexed<C: UnindexedConsumer<I::Item>>(self, consumer: C) -> C::Result {
-        let Update { base, op } = self;
-        let op = &op;
-        base.map(|mut item| {
-            op(&mut item);
-            item
-        })
-        .drive_unindexed(consumer)
+        self.into_map().drive_unindexed(consumer)
     }
 
     fn opt_len(&self) -> Option<usize> {
@@ -143,13 +152,7 @@ where
     F: Fn(&mut I::Item) + Sync + Send,
 {
     fn drive<C: Consumer<I::Item>>(self, consumer: C) -> C::Result {
-        let Update { base, op } = self;
-        let op = &op;
-        base.map(|mut item| {
-            op(&mut item);
-            item
-        })
-        .drive(consumer)
+        self.into_map().drive(consumer)
     }
 
     fn len(&self) -> usize {
@@ -157,12 +160,6 @@ where
     }
 
     fn with_producer<CB: ProducerCallback<I::Item>>(self, callback: CB) -> CB::Output {
-        let Update { base, op } = self;
-        let op = &op;
-        base.map(|mut item| {
-            op(&mut item);
-            item
-        })
-        .with_producer(callback)
+        self.into_map().with_producer(callback)
     }
 }

@@ -68,6 +68,11 @@ where
 {
     #[inline]
     fn drive<C: Consumer<R>>(self, consumer: C) -> C::Result {
+        // Taken apart first, as in every adapter holding a closure: `&self.map_op` pointed
+        // into `self`, which then had to live in memory, and LLVM wrote the base there on
+        // every call, even when the loop was folded inline and never read it (callgrind,
+        // a crate depending on weft, inner loops of 16 `u64`: 2 of the 12 instructions
+        // per inner loop over the sequential code).
         let Map { base, map_op } = self;
         base.drive(MapConsumer {
             base: consumer,
