@@ -113,7 +113,8 @@ fn matches() {
 }
 
 /// Every split and match method, for one pattern of each kind Rayon accepts: each kind
-/// folds with std's own searcher for it (`memchr` for a `char`), so each is checked.
+/// folds with its own searcher (std's; a byte search for an ASCII `char`), so each is
+/// checked.
 macro_rules! check_every_method {
     ($text:expr, $pattern:expr) => {{
         let (text, pattern) = ($text, $pattern);

@@ -30,8 +30,8 @@ pub trait Pattern: Sync + Send + sealed::Sealed {
     fn matches_char(&self, c: char) -> bool;
 
     /// Folds the substrings of `text` between matches (`str::split`, or
-    /// `str::split_inclusive` if `inclusive`), searching with std's own searcher for this
-    /// pattern (`memchr` for a `char`), not char by char.
+    /// `str::split_inclusive` if `inclusive`), searching with std's searcher for this
+    /// pattern (for an ASCII `char`, a word-at-a-time byte search), not char by char.
     #[doc(hidden)]
     fn fold_splits<'a, F: Folder<&'a str>>(&self, text: &'a str, inclusive: bool, folder: F) -> F;
 
@@ -57,6 +57,10 @@ mod sealed {
 /// is also a std `str` pattern, so that the folds run std's searcher for it.
 macro_rules! std_pattern {
     ($this:ident => $pattern:expr) => {
+        std_pattern!(splits: $this => $pattern);
+        std_pattern!(match_indices: $this => $pattern);
+    };
+    (splits: $this:ident => $pattern:expr) => {
         fn fold_splits<'a, F: Folder<&'a str>>(
             &$this,
             text: &'a str,
@@ -69,7 +73,8 @@ macro_rules! std_pattern {
                 folder.consume_iter(text.split($pattern))
             }
         }
-
+    };
+    (match_indices: $this:ident => $pattern:expr) => {
         fn fold_match_indices<'a, T, F, M>(
             &$this,
             text: &'a str,
@@ -92,7 +97,37 @@ impl Pattern for char {
     fn matches_char(&self, c: char) -> bool {
         *self == c
     }
-    std_pattern!(self => *self);
+
+    /// An ASCII char (`'\n'`, `','`, `' '`: the common case) is searched for as a byte,
+    /// sixteen at a time ([`split::AsciiSplit`]); std's `CharSearcher` pays a `memchr`
+    /// call, and with the needle in a variable a `memcmp`, per piece.
+    fn fold_splits<'a, F: Folder<&'a str>>(&self, text: &'a str, inclusive: bool, folder: F) -> F {
+        match u8::try_from(*self) {
+            Ok(byte) if byte.is_ascii() => {
+                folder.consume_iter(split::AsciiSplit::new(text, byte, inclusive))
+            }
+            _ if inclusive => folder.consume_iter(text.split_inclusive(*self)),
+            _ => folder.consume_iter(text.split(*self)),
+        }
+    }
+
+    /// As for the splits, an ASCII char is searched for as a byte.
+    fn fold_match_indices<'a, T, F, M>(&self, text: &'a str, offset: usize, map: M, folder: F) -> F
+    where
+        F: Folder<T>,
+        M: Fn(usize, &'a str) -> T,
+    {
+        match u8::try_from(*self) {
+            Ok(byte) if byte.is_ascii() => {
+                let matches = split::AsciiMatches::new(text, byte);
+                folder.consume_iter(matches.map(|(at, found)| map(offset + at, found)))
+            }
+            _ => {
+                let matches = text.match_indices(*self);
+                folder.consume_iter(matches.map(|(at, found)| map(offset + at, found)))
+            }
+        }
+    }
 }
 
 impl Pattern for &[char] {
