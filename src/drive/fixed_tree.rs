@@ -17,7 +17,7 @@
 use std::cell::Cell;
 use std::num::NonZeroUsize;
 
-use super::fold_indexed;
+use super::fold_consumer;
 use crate::plumbing::{Consumer, Folder, Producer, Reducer, SplitTree};
 use crate::pool::{current_num_threads, join, on_a_worker, InlineLimit};
 
@@ -167,7 +167,7 @@ where
     C: Consumer<P::Item>,
 {
     let _mark = LeafMark::enter();
-    fold_indexed(producer, len, consumer.into_folder()).complete()
+    fold_consumer(producer, len, consumer).complete()
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@
 //! turns out to have been stolen (`migrated()`), some thread was idle, so the budget is
 //! reset to at least the thread count: work is split further exactly where thieves are.
 
-use super::fold_indexed;
+use super::fold_consumer;
 use crate::plumbing::{Consumer, Folder, Producer, Reducer, UnindexedConsumer, UnindexedProducer};
 use crate::pool::{current_num_threads, join_context};
 
@@ -86,7 +86,7 @@ where
         return consumer.into_folder().complete();
     }
     if !splitter.try_split(len, stolen) {
-        return fold_indexed(producer, len, consumer.into_folder()).complete();
+        return fold_consumer(producer, len, consumer).complete();
     }
     let mid = len / 2;
     let (left_producer, right_producer) = producer.split_at(mid);

@@ -60,8 +60,8 @@
 use core::ops::Range;
 
 use super::clock::{self, Stamp};
-use super::fold_indexed;
 use super::steal_range::{ChunkLimits, Handoff, OwnerCursor, SplitAt, MAX_RANGE_LEN};
+use super::{fold_consumer, fold_indexed};
 use crate::plumbing::{Consumer, Folder, Producer, Reducer};
 use crate::pool::{
     any_pool_records, current_num_threads, fold_inline, fold_inline_fast, idle_worker_needs_work,
@@ -196,7 +196,7 @@ where
     P: Producer,
     C: Consumer<P::Item>,
 {
-    trace_whole_loop_here(len, || fold_indexed(producer, len, consumer.into_folder())).complete()
+    trace_whole_loop_here(len, || fold_consumer(producer, len, consumer)).complete()
 }
 
 /// The rest of step 1: a loop longer than [`INLINE_CLAIM`] or not folded inline. Its
@@ -639,7 +639,7 @@ where
         record_event(Event::ChunkTaken, 1);
         let piece = len - left..len - left + chunk;
         let folder = trace_piece(piece, || {
-            fold_indexed(chunk_producer, chunk, chunk_consumer.into_folder())
+            fold_consumer(chunk_producer, chunk, chunk_consumer)
         });
         let result = folder.complete();
         completed = Some(match completed {
@@ -652,10 +652,7 @@ where
         consumer.into_folder().complete()
     } else {
         record_event(Event::ChunkTaken, 1);
-        trace_piece(len - left..len, || {
-            fold_indexed(producer, left, consumer.into_folder())
-        })
-        .complete()
+        trace_piece(len - left..len, || fold_consumer(producer, left, consumer)).complete()
     };
     match completed {
         None => last,

@@ -840,3 +840,99 @@ fn a_panic_in_a_loop_nested_in_cheap_items_reaches_the_caller_and_drops_every_it
         4950
     );
 }
+
+/// A consumer that records how many items each `consume_iter` call of its folders got
+/// (as a sum of `u64`s, so the items are checked too), and says whether it may stop early.
+struct CallSizes {
+    may_stop: bool,
+}
+
+struct CallSizesFolder {
+    calls: Vec<usize>,
+    sum: u64,
+}
+
+impl weft::iter::plumbing::Consumer<u64> for CallSizes {
+    type Folder = CallSizesFolder;
+    type Reducer = CallSizesReducer;
+    type Result = (Vec<usize>, u64);
+
+    fn split_at(self, _index: usize) -> (Self, Self, CallSizesReducer) {
+        let may_stop = self.may_stop;
+        (self, CallSizes { may_stop }, CallSizesReducer)
+    }
+
+    fn into_folder(self) -> CallSizesFolder {
+        CallSizesFolder {
+            calls: Vec::new(),
+            sum: 0,
+        }
+    }
+
+    fn full(&self) -> bool {
+        false
+    }
+
+    fn may_stop_early(&self) -> bool {
+        self.may_stop
+    }
+}
+
+impl weft::iter::plumbing::Folder<u64> for CallSizesFolder {
+    type Result = (Vec<usize>, u64);
+
+    fn consume(mut self, item: u64) -> Self {
+        self.calls.push(1);
+        self.sum += item;
+        self
+    }
+
+    fn consume_iter<I: IntoIterator<Item = u64>>(mut self, iter: I) -> Self {
+        let (mut items, mut sum) = (0, self.sum);
+        for item in iter {
+            items += 1;
+            sum += item;
+        }
+        self.calls.push(items);
+        self.sum = sum;
+        self
+    }
+
+    fn complete(self) -> (Vec<usize>, u64) {
+        (self.calls, self.sum)
+    }
+
+    fn full(&self) -> bool {
+        false
+    }
+}
+
+struct CallSizesReducer;
+
+impl weft::iter::plumbing::Reducer<(Vec<usize>, u64)> for CallSizesReducer {
+    fn reduce(self, left: (Vec<usize>, u64), right: (Vec<usize>, u64)) -> (Vec<usize>, u64) {
+        let (mut calls, sum) = left;
+        calls.extend(right.0);
+        (calls, sum + right.1)
+    }
+}
+
+#[test]
+fn a_pool_of_one_folds_a_long_loop_in_one_call_unless_its_consumer_may_stop_early() {
+    // A consumer that can never stop early gets the whole loop in one `consume_iter` (as a
+    // Rayon leaf does), so that a fold's accumulator is made beside the one loop. One that
+    // may stop gets it in blocks of at most 2^20 items, with a chance to stop between them.
+    let pool = pool(1);
+    let n = 3 * (1 << 20) + 12_345;
+    let v: Vec<u64> = (0..n as u64).map(|x| x.wrapping_mul(0x9E37_79B9)).collect();
+    let want: u64 = v.iter().sum();
+    let whole = pool.install(|| v.par_iter().copied().drive(CallSizes { may_stop: false }));
+    assert_eq!(whole, (vec![n], want));
+    let (calls, sum) = pool.install(|| v.par_iter().copied().drive(CallSizes { may_stop: true }));
+    assert_eq!(sum, want);
+    assert_eq!(calls.iter().sum::<usize>(), n, "{calls:?}");
+    assert!(
+        calls.len() >= 4 && calls.iter().all(|&c| c <= 1 << 20),
+        "{calls:?}"
+    );
+}
