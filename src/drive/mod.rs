@@ -28,8 +28,9 @@ pub(crate) use steal_range::{ChunkLimits, Handoff, SplitAt, StealRange};
 /// The most items one `consume_iter` call gets from a driver's leaf ([`fold_indexed`]) if
 /// its consumer may stop early ([`fold_consumer`]). Adapters that may drop items (`filter`,
 /// `flat_map_iter`) hide a short-circuiting folder's stop flag for as long as they reject;
-/// this bound is how late a `find_any` or `any` can notice that it may stop. Inputs that do not come through `fold_indexed`
-/// (unindexed leaves) are cut to it by the adapters themselves.
+/// this bound is how late a `find_any` or `any` can notice that it may stop. Inputs that do
+/// not come through `fold_indexed` (unindexed leaves) are cut to it by the adapters
+/// themselves.
 pub(crate) const LONG_INPUT: usize = 1 << 20;
 
 /// Set by [`use_halving_for_indexed`]: indexed work takes the split-in-half driver.

@@ -907,6 +907,18 @@ impl weft::iter::plumbing::Folder<u64> for CallSizesFolder {
     }
 }
 
+impl weft::iter::plumbing::UnindexedConsumer<u64> for CallSizes {
+    fn split_off_left(&self) -> Self {
+        CallSizes {
+            may_stop: self.may_stop,
+        }
+    }
+
+    fn to_reducer(&self) -> CallSizesReducer {
+        CallSizesReducer
+    }
+}
+
 struct CallSizesReducer;
 
 impl weft::iter::plumbing::Reducer<(Vec<usize>, u64)> for CallSizesReducer {
@@ -935,4 +947,24 @@ fn a_pool_of_one_folds_a_long_loop_in_one_call_unless_its_consumer_may_stop_earl
         calls.len() >= 4 && calls.iter().all(|&c| c <= 1 << 20),
         "{calls:?}"
     );
+}
+
+#[test]
+fn a_filter_passes_a_long_input_on_whole_unless_its_consumer_may_stop_early() {
+    // `filter` cuts a long input into batches, with a stop test between them, only for a
+    // consumer that may stop early; for one that cannot, the batches' countdown would be
+    // all cost.
+    let pool = pool(1);
+    let n = 3 * (1 << 20) + 777;
+    let v: Vec<u64> = (0..n as u64).map(|x| x.wrapping_mul(0x9E37_79B9)).collect();
+    let kept = |x: &u64| x % 3 != 0;
+    let want: Vec<u64> = v.iter().copied().filter(kept).collect();
+    let sum: u64 = want.iter().sum();
+    let filtered = || v.par_iter().copied().filter(kept);
+    let whole = pool.install(|| filtered().drive_unindexed(CallSizes { may_stop: false }));
+    assert_eq!(whole, (vec![want.len()], sum));
+    let (calls, got) = pool.install(|| filtered().drive_unindexed(CallSizes { may_stop: true }));
+    assert_eq!(got, sum);
+    assert_eq!(calls.iter().sum::<usize>(), want.len(), "{calls:?}");
+    assert!(calls.len() > 3, "{calls:?}");
 }

@@ -142,6 +142,7 @@ where
 
     fn into_folder(self) -> Self::Folder {
         FilterMapFolder {
+            stops: self.base.may_stop_early(),
             base: self.base.into_folder(),
             op: self.op,
         }
@@ -156,12 +157,12 @@ where
     }
 
     fn continue_folder(self, folder: Self::Folder) -> Result<Self::Folder, (Self, Self::Folder)> {
-        let op = self.op;
+        let (op, stops) = (self.op, folder.stops);
         super::continue_base_folder(
             self.base,
             folder.base,
             |base| FilterMapConsumer { base, op },
-            |base| FilterMapFolder { base, op },
+            |base| FilterMapFolder { base, op, stops },
         )
     }
 }
@@ -186,6 +187,9 @@ where
 struct FilterMapFolder<'f, C, F> {
     base: C,
     op: &'f F,
+    /// Whether the consumer may stop early: if so, long inputs go in batches with a
+    /// `full()` test between them ([`consume_checking_full!`](super::consume_checking_full)).
+    stops: bool,
 }
 
 impl<T, R, C, F> Folder<T> for FilterMapFolder<'_, C, F>
@@ -199,7 +203,7 @@ where
         match (self.op)(item) {
             Some(kept) => FilterMapFolder {
                 base: self.base.consume(kept),
-                op: self.op,
+                ..self
             },
             None => self,
         }
@@ -209,9 +213,10 @@ where
     fn consume_iter<I: IntoIterator<Item = T>>(self, iter: I) -> Self {
         let op = self.op;
         // `move |item| op(item)`, not `op`: see `MapIter`.
-        let base = super::consume_checking_full!(self.base, iter.into_iter(), |batch| batch
-            .filter_map(move |item| op(item)));
-        FilterMapFolder { base, op: self.op }
+        let base =
+            super::consume_checking_full!(self.stops, self.base, iter.into_iter(), |batch| batch
+                .filter_map(move |item| op(item)));
+        FilterMapFolder { base, ..self }
     }
 
     fn complete(self) -> C::Result {

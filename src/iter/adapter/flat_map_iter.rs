@@ -128,6 +128,7 @@ where
 
     fn into_folder(self) -> Self::Folder {
         FlatMapIterFolder {
+            stops: self.base.may_stop_early(),
             base: self.base.into_folder(),
             map_op: self.map_op,
         }
@@ -142,12 +143,16 @@ where
     }
 
     fn continue_folder(self, folder: Self::Folder) -> Result<Self::Folder, (Self, Self::Folder)> {
-        let map_op = self.map_op;
+        let (map_op, stops) = (self.map_op, folder.stops);
         super::continue_base_folder(
             self.base,
             folder.base,
             |base| FlatMapIterConsumer { base, map_op },
-            |base| FlatMapIterFolder { base, map_op },
+            |base| FlatMapIterFolder {
+                base,
+                map_op,
+                stops,
+            },
         )
     }
 }
@@ -173,6 +178,8 @@ where
 struct FlatMapIterFolder<'f, C, F> {
     base: C,
     map_op: &'f F,
+    /// Whether the consumer may stop early (see `FilterMapFolder::stops`).
+    stops: bool,
 }
 
 impl<T, C, F, SI> Folder<T> for FlatMapIterFolder<'_, C, F>
@@ -185,22 +192,17 @@ where
 
     fn consume(self, item: T) -> Self {
         let base = self.base.consume_iter((self.map_op)(item));
-        FlatMapIterFolder {
-            base,
-            map_op: self.map_op,
-        }
+        FlatMapIterFolder { base, ..self }
     }
 
     #[allow(clippy::redundant_closure)] // a direct call, not `&F`'s shim: see `MapIter`
     fn consume_iter<I: IntoIterator<Item = T>>(self, iter: I) -> Self {
         // `move |item| map_op(item)`, not `map_op`: see `MapIter`.
         let map_op = self.map_op;
-        let base = super::consume_checking_full!(self.base, iter.into_iter(), |batch| batch
-            .flat_map(move |item| map_op(item)));
-        FlatMapIterFolder {
-            base,
-            map_op: self.map_op,
-        }
+        let base =
+            super::consume_checking_full!(self.stops, self.base, iter.into_iter(), |batch| batch
+                .flat_map(move |item| map_op(item)));
+        FlatMapIterFolder { base, ..self }
     }
 
     fn complete(self) -> C::Result {

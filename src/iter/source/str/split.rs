@@ -410,8 +410,8 @@ mod tests {
     }
 
     /// `AsciiSplit` and `AsciiMatches` give std's `split` / `split_inclusive` pieces and
-    /// `match_indices` matches, for texts
-    /// with separators at every distance up to 70 bytes and multi-byte chars between.
+    /// `match_indices` matches, for texts with separators at every distance up to 70 bytes
+    /// and multi-byte chars between.
     #[test]
     fn ascii_split_and_matches_are_std() {
         let mut texts = vec![String::new(), "\n".into(), "\n\n".into(), "é\n".into()];
