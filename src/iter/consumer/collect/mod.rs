@@ -251,6 +251,10 @@ impl<T, C: Piece<T>> UnindexedConsumer<T> for PieceListConsumer<C> {
     }
 }
 
+/// Items per `make_room` call when a piece takes an input of unknown length with huge pages
+/// on ([`PieceListFolder::consume_iter`]).
+const ROOM_BATCH: usize = 1024;
+
 impl<T, C: Piece<T>> Folder<T> for PieceListFolder<C> {
     type Result = LinkedList<C>;
 
@@ -260,8 +264,22 @@ impl<T, C: Piece<T>> Folder<T> for PieceListFolder<C> {
     }
 
     fn consume_iter<I: IntoIterator<Item = T>>(mut self, iter: I) -> Self {
-        let iter = iter.into_iter();
+        let mut iter = iter.into_iter();
         let (lower, upper) = iter.size_hint();
+        let inexact_and_long = upper.map_or(true, |upper| upper > lower.max(ROOM_BATCH));
+        if inexact_and_long && crate::huge_pages::enabled() {
+            // An input of inexact length (`flat_map_iter`, a whole leaf) goes in batches, so
+            // that `make_room` can grow a large piece into advised memory as it fills. Only
+            // with huge pages on: each batch counts down per item.
+            loop {
+                let mut batch = iter.by_ref().take(ROOM_BATCH).peekable();
+                if batch.peek().is_none() {
+                    return self;
+                }
+                self.items.make_room(ROOM_BATCH);
+                self.items.extend(batch);
+            }
+        }
         self.items.make_room(upper.unwrap_or(lower));
         self.items.extend(iter);
         self
