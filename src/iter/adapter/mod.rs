@@ -74,9 +74,10 @@ macro_rules! consume_checking_full {
         let mut folder = $folder;
         let mut items = $items;
         let mut stopped = false;
-        let mut left = match $stops {
-            true => $crate::iter::adapter::long_input_len(&items),
-            false => 0,
+        let mut left = if $stops {
+            $crate::iter::adapter::long_input_len(&items)
+        } else {
+            0
         };
         while left > $crate::iter::adapter::FULL_CHECK_EVERY {
             let $batch = items.by_ref().take($crate::iter::adapter::FULL_CHECK_EVERY);

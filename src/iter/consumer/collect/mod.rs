@@ -251,8 +251,8 @@ impl<T, C: Piece<T>> UnindexedConsumer<T> for PieceListConsumer<C> {
     }
 }
 
-/// Items per `make_room` call when a piece takes an input of unknown length with huge pages
-/// on ([`PieceListFolder::consume_iter`]).
+/// Items per `make_room` call when a piece takes a long input of inexact length with huge
+/// pages on ([`PieceListFolder::consume_iter`]).
 const ROOM_BATCH: usize = 1024;
 
 impl<T, C: Piece<T>> Folder<T> for PieceListFolder<C> {
