@@ -149,8 +149,31 @@ where
 {
     WorkerThread::with_current(|worker| match worker {
         Some(worker) => op(worker, false),
-        None => global_registry().in_worker_cold(op),
+        None => run_erased(op, |op| global_registry().in_worker_cold(op)),
     })
+}
+
+/// An operation handed to another thread, seen through one type (see [`run_erased`]).
+type ErasedOp<'a> = &'a mut (dyn FnMut(&WorkerThread, bool) + Send);
+
+/// Runs `op` through `cold` as an [`ErasedOp`] (called once), and returns its result: the
+/// cold paths that inject an operation and wait for it are compiled once, not once per
+/// closure type (every `join` and every loop driver instantiated three of them, most of a
+/// parallel loop's code before they were erased). A panic in `op` unwinds out of `cold` as
+/// it would out of a call of `op`.
+#[inline(always)]
+fn run_erased<OP, R>(op: OP, cold: impl FnOnce(ErasedOp<'_>)) -> R
+where
+    OP: FnOnce(&WorkerThread, bool) -> R + Send,
+    R: Send,
+{
+    let mut op = Some(op);
+    let mut result = None;
+    cold(&mut |worker: &WorkerThread, injected: bool| {
+        let op = op.take().expect("an erased operation runs once");
+        result = Some(op(worker, injected));
+    });
+    result.expect("the cold path ran the operation or resumed its panic")
 }
 
 impl Registry {
@@ -402,19 +425,15 @@ impl Registry {
         R: Send,
     {
         WorkerThread::with_current(|worker| match worker {
-            None => self.in_worker_cold(op),
+            None => run_erased(op, |op| self.in_worker_cold(op)),
             Some(worker) if ptr_eq(worker.registry(), self) => op(worker, false),
-            Some(worker) => self.in_worker_cross(worker, op),
+            Some(worker) => run_erased(op, |op| self.in_worker_cross(worker, op)),
         })
     }
 
     /// From a thread outside every pool: inject `op` and block until it is done.
     #[cold]
-    fn in_worker_cold<OP, R>(&self, op: OP) -> R
-    where
-        OP: FnOnce(&WorkerThread, bool) -> R + Send,
-        R: Send,
-    {
+    fn in_worker_cold(&self, op: ErasedOp<'_>) {
         thread_local!(static LOCK_LATCH: LockLatch = LockLatch::new());
         LOCK_LATCH.with(|latch| {
             let job = StackJob::new(
@@ -437,11 +456,7 @@ impl Registry {
     /// From a worker of another pool: inject `op` here and keep that worker busy with its own
     /// pool's jobs until `op` is done (blocking it could deadlock its own pool).
     #[cold]
-    fn in_worker_cross<OP, R>(self: &Arc<Self>, current: &WorkerThread, op: OP) -> R
-    where
-        OP: FnOnce(&WorkerThread, bool) -> R + Send,
-        R: Send,
-    {
+    fn in_worker_cross(self: &Arc<Self>, current: &WorkerThread, op: ErasedOp<'_>) {
         let job = StackJob::new(
             |injected| {
                 assert!(injected);

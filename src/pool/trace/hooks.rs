@@ -32,6 +32,20 @@ pub(crate) fn any_pool_records() -> bool {
     ANY_POOL_RECORDS.load(Ordering::Relaxed)
 }
 
+/// A traced piece of work, seen through one type by the cold paths (see [`erased`]).
+pub(super) type Erased<'a> = &'a mut dyn FnMut();
+
+/// Runs `f` through `cold` as an [`Erased`] closure (called once) and returns its result:
+/// each cold path below is compiled once, not once for every closure a driver passes (they
+/// were a sixth of a parallel loop's code). A panic in `f` unwinds through `cold`.
+#[inline(always)]
+fn erased<R>(f: impl FnOnce() -> R, cold: impl FnOnce(Erased<'_>)) -> R {
+    let mut f = Some(f);
+    let mut result = None;
+    cold(&mut || result = Some(f.take().expect("a traced closure runs once")()));
+    result.expect("the cold path ran the traced closure")
+}
+
 /// The current worker's writer, if this thread is a worker of a pool that records.
 fn with_writer<R>(f: impl FnOnce(Option<&TraceWriter>) -> R) -> R {
     WorkerThread::with_current(|worker| f(worker.and_then(WorkerThread::trace)))
@@ -80,7 +94,7 @@ fn claim_cold(rel: Range<usize>) {
 #[inline]
 pub(crate) fn trace_fold<P: Position, R>(len: P, fold: impl FnOnce() -> R) -> R {
     if any_pool_records() {
-        fold_cold(len.position(), fold)
+        erased(fold, |fold| fold_cold(len.position(), fold))
     } else {
         fold()
     }
@@ -88,7 +102,7 @@ pub(crate) fn trace_fold<P: Position, R>(len: P, fold: impl FnOnce() -> R) -> R 
 
 #[cold]
 #[inline(never)]
-fn fold_cold<R>(len: usize, fold: impl FnOnce() -> R) -> R {
+fn fold_cold(len: usize, fold: Erased<'_>) {
     with_writer(|writer| match writer {
         Some(writer) => writer.fold(len, fold),
         None => fold(),
@@ -102,7 +116,7 @@ pub(crate) fn trace_piece<P: Position, R>(rel: Range<P>, fold: impl FnOnce() -> 
     if any_pool_records() {
         let rel = positions(rel);
         claim_cold(rel.clone());
-        fold_cold(rel.len(), fold)
+        erased(fold, |fold| fold_cold(rel.len(), fold))
     } else {
         fold()
     }
@@ -114,7 +128,7 @@ pub(crate) fn trace_piece<P: Position, R>(rel: Range<P>, fold: impl FnOnce() -> 
 #[inline]
 pub(crate) fn trace_loop_here<R>(op: impl FnOnce() -> R) -> R {
     if any_pool_records() {
-        loop_here_cold(op)
+        erased(op, loop_here_cold)
     } else {
         op()
     }
@@ -136,15 +150,19 @@ pub(crate) fn trace_whole_loop_here<R>(len: usize, fold: impl FnOnce() -> R) -> 
 #[cold]
 #[inline(never)]
 pub(crate) fn trace_whole_loop_cold<R>(len: usize, fold: impl FnOnce() -> R) -> R {
-    loop_here_cold(|| {
+    erased(fold, |fold| whole_loop_cold(len, fold))
+}
+
+fn whole_loop_cold(len: usize, fold: Erased<'_>) {
+    loop_here_cold(&mut || {
         claim_cold(0..len);
-        fold_cold(len, fold)
-    })
+        fold_cold(len, &mut *fold);
+    });
 }
 
 #[cold]
 #[inline(never)]
-fn loop_here_cold<R>(op: impl FnOnce() -> R) -> R {
+fn loop_here_cold(op: Erased<'_>) {
     WorkerThread::with_current(|worker| match worker {
         Some(worker) => worker.trace_range(op),
         None => op(),
@@ -156,7 +174,7 @@ fn loop_here_cold<R>(op: impl FnOnce() -> R) -> R {
 #[inline]
 pub(crate) fn trace_range_steal<P: Position, R>(rel: Range<P>, drive: impl FnOnce() -> R) -> R {
     if any_pool_records() {
-        range_steal_cold(positions(rel), drive)
+        erased(drive, |drive| range_steal_cold(positions(rel), drive))
     } else {
         drive()
     }
@@ -164,7 +182,7 @@ pub(crate) fn trace_range_steal<P: Position, R>(rel: Range<P>, drive: impl FnOnc
 
 #[cold]
 #[inline(never)]
-fn range_steal_cold<R>(rel: Range<usize>, drive: impl FnOnce() -> R) -> R {
+fn range_steal_cold(rel: Range<usize>, drive: Erased<'_>) {
     with_writer(|writer| match writer {
         Some(writer) => writer.range_steal(rel, drive),
         None => drive(),
@@ -183,13 +201,13 @@ pub(crate) fn trace_origin(worker: &WorkerThread) -> Option<Origin> {
 pub(crate) fn trace_stolen_from<R>(origin: Option<Origin>, f: impl FnOnce() -> R) -> R {
     match origin {
         None => f(),
-        Some(origin) => stolen_from_cold(origin, f),
+        Some(origin) => erased(f, |f| stolen_from_cold(origin, f)),
     }
 }
 
 #[cold]
 #[inline(never)]
-fn stolen_from_cold<R>(origin: Origin, f: impl FnOnce() -> R) -> R {
+fn stolen_from_cold(origin: Origin, f: Erased<'_>) {
     with_writer(|writer| match writer {
         Some(writer) => writer.stolen_from(origin, f),
         None => f(),

@@ -21,6 +21,7 @@ use std::cell::Cell;
 use std::ops::Range;
 use std::time::Instant;
 
+use super::hooks::Erased;
 use super::ring::Producer;
 use super::JobKind;
 
@@ -205,7 +206,7 @@ impl TraceWriter {
 
     /// Runs `fold`, which folds the next `len` items of the current claim, and records it
     /// as a piece (unrecorded outside a range).
-    pub(crate) fn fold<R>(&self, len: usize, fold: impl FnOnce() -> R) -> R {
+    pub(crate) fn fold(&self, len: usize, fold: Erased<'_>) {
         let ctx = self.ctx.get();
         let Some(range) = ctx.range else {
             return fold();
@@ -213,11 +214,11 @@ impl TraceWriter {
         let first = ctx.next;
         let end = first + len as u64;
         debug_assert!(end <= ctx.claim_end, "weft: a fold beyond its claim");
-        let (result, start, now) = {
+        let (start, now) = {
             let _restore = self.enter(Ctx::default());
             let start = self.now();
-            let result = fold();
-            (result, start, self.now())
+            fold();
+            (start, self.now())
         };
         self.push(
             start,
@@ -229,7 +230,6 @@ impl TraceWriter {
             },
         );
         self.ctx.set(Ctx { next: end, ..ctx });
-        result
     }
 
     /// The range this worker runs, to be carried by its "steal me" job.
@@ -241,7 +241,7 @@ impl TraceWriter {
     }
 
     /// Runs `f`, a "steal me" job of the range `origin`.
-    pub(crate) fn stolen_from<R>(&self, origin: Origin, f: impl FnOnce() -> R) -> R {
+    pub(crate) fn stolen_from(&self, origin: Origin, f: Erased<'_>) {
         let _restore = self.enter(Ctx {
             origin: Some(origin),
             ..Ctx::default()
@@ -250,7 +250,7 @@ impl TraceWriter {
     }
 
     /// Inside a "steal me" job: took `rel` of its range; `drive` runs it as a range here.
-    pub(crate) fn range_steal<R>(&self, rel: Range<usize>, drive: impl FnOnce() -> R) -> R {
+    pub(crate) fn range_steal(&self, rel: Range<usize>, drive: Erased<'_>) {
         let Some(origin) = self.ctx.get().origin else {
             return drive();
         };
