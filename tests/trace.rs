@@ -295,6 +295,61 @@ fn the_pieces_of_each_loop_cover_its_indices_exactly_once() {
     }
 }
 
+/// Whether `pieces` (sorted) cover `0..len` exactly once.
+fn tiles(pieces: &[Range<usize>], len: usize) -> bool {
+    let mut next = 0;
+    for piece in pieces {
+        if piece.start != next {
+            return false;
+        }
+        next = piece.end;
+    }
+    next == len
+}
+
+#[test]
+fn an_inner_loop_that_panics_leaves_the_recording_of_the_others_whole() {
+    // The recording hooks hold a span across the closure they trace and end it after; an
+    // inner loop that unwinds drops its spans instead (on the worker, mid-unwind). The
+    // panics are caught in the outer loop's items: the outer loop and every inner loop that
+    // did not panic still record all their indices, and the counts agree.
+    const OUTER: usize = 2_000;
+    const INNER: u64 = 64;
+    let panics = |i: usize| i % 250 == 3;
+    for threads in [1, 2] {
+        let pool = recording_pool(threads);
+        let mut total = 0;
+        let trace = run_and_take(&pool, || {
+            total = (0..OUTER)
+                .into_par_iter()
+                .map(|i| {
+                    let inner = std::panic::catch_unwind(|| {
+                        (0..INNER)
+                            .into_par_iter()
+                            .map(|j| {
+                                assert!(!(panics(i) && j == 40), "inner loop {i} panics");
+                                j * i as u64
+                            })
+                            .sum::<u64>()
+                    });
+                    inner.unwrap_or(0)
+                })
+                .sum::<u64>();
+        });
+        let expected: u64 = (0..OUTER)
+            .filter(|&i| !panics(i))
+            .map(|i| (0..INNER).map(|j| j * i as u64).sum::<u64>())
+            .sum();
+        assert_eq!(total, expected, "{threads} threads");
+        assert_spans_nest(&trace);
+        let loops = pieces_by_loop(&trace);
+        let whole = |len| loops.values().filter(|p| tiles(p, len)).count();
+        assert_eq!(whole(OUTER), 1, "{threads} threads: the outer loop");
+        let survivors = (0..OUTER).filter(|&i| !panics(i)).count();
+        assert_eq!(whole(INNER as usize), survivors, "{threads} threads");
+    }
+}
+
 #[test]
 fn range_steals_are_recorded_where_a_thief_takes_part_of_a_loop() {
     // Slow items on 4 workers: idle workers steal ranges (counted by the pool as well).

@@ -122,9 +122,11 @@ where
     if len <= leaf || current_num_threads() == 1 {
         // One leaf, or nobody to share the leaves with: the same tree, walked in order here
         // (on a worker, as every driver runs closures: thread names, `current_thread_index`).
-        return on_a_worker(move || walk::<P, C, false>(len, leaf, producer, consumer));
+        // One leaf makes no `join`, and in a pool of one nobody can take a `join`'s `b`: one
+        // `walk` serves every case (a copy without `join` was compiled for every loop).
+        return on_a_worker(move || walk(len, leaf, producer, consumer));
     }
-    walk::<P, C, true>(len, leaf, producer, consumer)
+    walk(len, leaf, producer, consumer)
 }
 
 /// Where a node of `len > leaf` items is cut: after the first `b - b / 2` of its `b` leaves.
@@ -134,9 +136,9 @@ fn split_point(len: usize, leaf: usize) -> usize {
     (leaves - leaves / 2) * leaf
 }
 
-/// The tree below a node. `SHARED`: each right child is the `b` of a `join`, which idle
-/// workers may steal; else the same tree is walked on this thread alone, left then right.
-fn walk<P, C, const SHARED: bool>(len: usize, leaf: usize, producer: P, consumer: C) -> C::Result
+/// The tree below a node: each right child is the `b` of a `join`, which idle workers may
+/// steal.
+fn walk<P, C>(len: usize, leaf: usize, producer: P, consumer: C) -> C::Result
 where
     P: Producer,
     C: Consumer<P::Item>,
@@ -150,13 +152,10 @@ where
     let mid = split_point(len, leaf);
     let (left_producer, right_producer) = producer.split_at(mid);
     let (left_consumer, right_consumer, reducer) = consumer.split_at_sized(mid, len);
-    let left = || walk::<P, C, SHARED>(mid, leaf, left_producer, left_consumer);
-    let right = || walk::<P, C, SHARED>(len - mid, leaf, right_producer, right_consumer);
-    let (left, right) = if SHARED {
-        join(left, right)
-    } else {
-        (left(), right())
-    };
+    let (left, right) = join(
+        || walk(mid, leaf, left_producer, left_consumer),
+        || walk(len - mid, leaf, right_producer, right_consumer),
+    );
     reducer.reduce(left, right)
 }
 

@@ -6,8 +6,11 @@
 //! turns out to have been stolen (`migrated()`), some thread was idle, so the budget is
 //! reset to at least the thread count: work is split further exactly where thieves are.
 
+#[cfg(feature = "bench-internals")]
 use super::fold_consumer;
-use crate::plumbing::{Consumer, Folder, Producer, Reducer, UnindexedConsumer, UnindexedProducer};
+#[cfg(feature = "bench-internals")]
+use crate::plumbing::{Consumer, Producer};
+use crate::plumbing::{Folder, Reducer, UnindexedConsumer, UnindexedProducer};
 use crate::pool::{current_num_threads, join_context};
 
 /// The split budget: how many more times a piece may be halved.
@@ -38,6 +41,8 @@ impl Splitter {
 }
 
 /// The split budget for indexed work, bounded by the producer's `min_len` and `max_len`.
+/// Indexed work comes here only in a `bench-internals` build (`halving_for_indexed`).
+#[cfg(any(test, feature = "bench-internals"))]
 #[derive(Clone, Copy, Debug)]
 struct LengthSplitter {
     inner: Splitter,
@@ -45,6 +50,7 @@ struct LengthSplitter {
     min_len: usize,
 }
 
+#[cfg(any(test, feature = "bench-internals"))]
 impl LengthSplitter {
     fn new(len: usize, min_len: usize, max_len: usize) -> Self {
         let mut inner = Splitter::new();
@@ -62,6 +68,7 @@ impl LengthSplitter {
     }
 }
 
+#[cfg(feature = "bench-internals")]
 pub(super) fn drive_indexed<P, C>(len: usize, producer: P, consumer: C) -> C::Result
 where
     P: Producer,
@@ -71,6 +78,7 @@ where
     split_indexed(len, false, splitter, producer, consumer)
 }
 
+#[cfg(feature = "bench-internals")]
 fn split_indexed<P, C>(
     len: usize,
     stolen: bool,

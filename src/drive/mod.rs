@@ -48,19 +48,13 @@ pub(crate) fn use_halving_for_indexed(halving: bool) {
     HALVING_FOR_INDEXED.store(halving, std::sync::atomic::Ordering::Relaxed);
 }
 
-/// Whether indexed work goes to the split-in-half driver: a constant `false` (no load at
-/// all) unless the `bench-internals` feature is on and a benchmark asked for it.
+/// Whether a benchmark asked for the split-in-half driver for indexed work. Exists only
+/// with the `bench-internals` feature: without it no indexed loop compiles that driver.
+#[cfg(feature = "bench-internals")]
 #[inline(always)]
 pub(super) fn halving_for_indexed() -> bool {
-    #[cfg(feature = "bench-internals")]
-    {
-        // ORDERING: see `use_halving_for_indexed`.
-        HALVING_FOR_INDEXED.load(std::sync::atomic::Ordering::Relaxed)
-    }
-    #[cfg(not(feature = "bench-internals"))]
-    {
-        false
-    }
+    // ORDERING: see `use_halving_for_indexed`.
+    HALVING_FOR_INDEXED.load(std::sync::atomic::Ordering::Relaxed)
 }
 
 /// Runs `consumer` over the `len` items of `producer`, splitting across workers. Inline, as

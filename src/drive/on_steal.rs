@@ -221,6 +221,9 @@ where
     if let Some(leaf) = super::fixed_tree::inherited_leaf(len, &producer) {
         return super::fixed_tree::drive(len, leaf, producer, consumer);
     }
+    // Only a `bench-internals` build can ask for it: a user's build compiles no
+    // split-in-half driver, and no `join` of its own, into every indexed loop.
+    #[cfg(feature = "bench-internals")]
     if super::halving_for_indexed() {
         return super::halving::drive_indexed(len, producer, consumer);
     }

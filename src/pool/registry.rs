@@ -425,9 +425,11 @@ impl Registry {
         R: Send,
     {
         WorkerThread::with_current(|worker| match worker {
-            None => run_erased(op, |op| self.in_worker_cold(op)),
             Some(worker) if ptr_eq(worker.registry(), self) => op(worker, false),
-            Some(worker) => run_erased(op, |op| self.in_worker_cross(worker, op)),
+            elsewhere => run_erased(op, |op| match elsewhere {
+                None => self.in_worker_cold(op),
+                Some(worker) => self.in_worker_cross(worker, op),
+            }),
         })
     }
 

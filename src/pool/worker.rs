@@ -366,10 +366,8 @@ impl WorkerThread {
     /// Runs `op`, which starts a parallel loop's range on this worker (see `pool/trace`).
     #[inline]
     pub(crate) fn trace_range<R>(&self, op: impl FnOnce() -> R) -> R {
-        match &self.trace {
-            None => op(),
-            Some(trace) => trace.in_range(op),
-        }
+        let _range = self.trace.as_ref().map(TraceWriter::enter_range);
+        op()
     }
 
     /// Records `job` (the `b` of a join) as a private fork; returns its slot for `pop_fork`.

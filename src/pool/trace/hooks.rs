@@ -10,7 +10,7 @@ use std::ops::Range;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::super::worker::WorkerThread;
-use super::writer::{Origin, TraceWriter};
+use super::writer::{Origin, Span, TraceWriter};
 
 /// Set once some pool of the process records; never cleared.
 static ANY_POOL_RECORDS: AtomicBool = AtomicBool::new(false);
@@ -30,20 +30,6 @@ pub(crate) fn a_pool_records() {
 pub(crate) fn any_pool_records() -> bool {
     // ORDERING: see `a_pool_records`.
     ANY_POOL_RECORDS.load(Ordering::Relaxed)
-}
-
-/// A traced piece of work, seen through one type by the cold paths (see [`erased`]).
-pub(super) type Erased<'a> = &'a mut dyn FnMut();
-
-/// Runs `f` through `cold` as an [`Erased`] closure (called once) and returns its result:
-/// each cold path below is compiled once, not once for every closure a driver passes (they
-/// were a sixth of a parallel loop's code). A panic in `f` unwinds through `cold`.
-#[inline(always)]
-fn erased<R>(f: impl FnOnce() -> R, cold: impl FnOnce(Erased<'_>)) -> R {
-    let mut f = Some(f);
-    let mut result = None;
-    cold(&mut || result = Some(f.take().expect("a traced closure runs once")()));
-    result.expect("the cold path ran the traced closure")
 }
 
 /// The current worker's writer, if this thread is a worker of a pool that records.
@@ -90,23 +76,55 @@ fn claim_cold(rel: Range<usize>) {
     });
 }
 
-/// `fold` folds the next `len` items of the current claim: recorded as a loop piece.
-#[inline]
-pub(crate) fn trace_fold<P: Position, R>(len: P, fold: impl FnOnce() -> R) -> R {
-    if any_pool_records() {
-        erased(fold, |fold| fold_cold(len.position(), fold))
-    } else {
-        fold()
+/// A span begun on this thread's writer (`writer.rs`), held across the traced closure.
+/// [`end`](Self::end) ends it; dropped without that (the closure unwound), it only puts the
+/// writer's context back. Plain data and no closure: the hooks below compile to a call on
+/// each side of the closure, not to a copy of the recording code per closure type.
+struct OpenSpan(Option<Span>);
+
+impl OpenSpan {
+    #[cold]
+    #[inline(never)]
+    fn end(mut self) {
+        if let Some(span) = self.0.take() {
+            with_writer(|writer| writer.map(|writer| writer.end(span)));
+        }
+    }
+}
+
+impl Drop for OpenSpan {
+    fn drop(&mut self) {
+        if let Some(span) = self.0.take() {
+            with_writer(|writer| writer.map(|writer| writer.restore(span)));
+        }
     }
 }
 
 #[cold]
 #[inline(never)]
-fn fold_cold(len: usize, fold: Erased<'_>) {
-    with_writer(|writer| match writer {
-        Some(writer) => writer.fold(len, fold),
-        None => fold(),
-    })
+fn begin_fold(len: usize) -> OpenSpan {
+    OpenSpan(with_writer(|writer| {
+        writer.and_then(|writer| writer.begin_fold(len))
+    }))
+}
+
+#[cold]
+#[inline(never)]
+fn begin_range() -> OpenSpan {
+    OpenSpan(with_writer(|writer| writer.map(TraceWriter::begin_range)))
+}
+
+/// `fold` folds the next `len` items of the current claim: recorded as a loop piece.
+#[inline]
+pub(crate) fn trace_fold<P: Position, R>(len: P, fold: impl FnOnce() -> R) -> R {
+    if any_pool_records() {
+        let span = begin_fold(len.position());
+        let result = fold();
+        span.end();
+        result
+    } else {
+        fold()
+    }
 }
 
 /// `fold` folds the items `rel` (positions within the current range): a claim folded at
@@ -115,8 +133,12 @@ fn fold_cold(len: usize, fold: Erased<'_>) {
 pub(crate) fn trace_piece<P: Position, R>(rel: Range<P>, fold: impl FnOnce() -> R) -> R {
     if any_pool_records() {
         let rel = positions(rel);
-        claim_cold(rel.clone());
-        erased(fold, |fold| fold_cold(rel.len(), fold))
+        let len = rel.len();
+        claim_cold(rel);
+        let span = begin_fold(len);
+        let result = fold();
+        span.end();
+        result
     } else {
         fold()
     }
@@ -128,7 +150,10 @@ pub(crate) fn trace_piece<P: Position, R>(rel: Range<P>, fold: impl FnOnce() -> 
 #[inline]
 pub(crate) fn trace_loop_here<R>(op: impl FnOnce() -> R) -> R {
     if any_pool_records() {
-        erased(op, loop_here_cold)
+        let span = begin_range();
+        let result = op();
+        span.end();
+        result
     } else {
         op()
     }
@@ -150,23 +175,13 @@ pub(crate) fn trace_whole_loop_here<R>(len: usize, fold: impl FnOnce() -> R) -> 
 #[cold]
 #[inline(never)]
 pub(crate) fn trace_whole_loop_cold<R>(len: usize, fold: impl FnOnce() -> R) -> R {
-    erased(fold, |fold| whole_loop_cold(len, fold))
-}
-
-fn whole_loop_cold(len: usize, fold: Erased<'_>) {
-    loop_here_cold(&mut || {
-        claim_cold(0..len);
-        fold_cold(len, &mut *fold);
-    });
-}
-
-#[cold]
-#[inline(never)]
-fn loop_here_cold(op: Erased<'_>) {
-    WorkerThread::with_current(|worker| match worker {
-        Some(worker) => worker.trace_range(op),
-        None => op(),
-    })
+    let range = begin_range();
+    claim_cold(0..len);
+    let piece = begin_fold(len);
+    let result = fold();
+    piece.end();
+    range.end();
+    result
 }
 
 /// Inside a "steal me" job: the thief took `rel` of the victim's range (positions within
@@ -174,7 +189,10 @@ fn loop_here_cold(op: Erased<'_>) {
 #[inline]
 pub(crate) fn trace_range_steal<P: Position, R>(rel: Range<P>, drive: impl FnOnce() -> R) -> R {
     if any_pool_records() {
-        erased(drive, |drive| range_steal_cold(positions(rel), drive))
+        let span = begin_range_steal(positions(rel));
+        let result = drive();
+        span.end();
+        result
     } else {
         drive()
     }
@@ -182,11 +200,10 @@ pub(crate) fn trace_range_steal<P: Position, R>(rel: Range<P>, drive: impl FnOnc
 
 #[cold]
 #[inline(never)]
-fn range_steal_cold(rel: Range<usize>, drive: Erased<'_>) {
-    with_writer(|writer| match writer {
-        Some(writer) => writer.range_steal(rel, drive),
-        None => drive(),
-    })
+fn begin_range_steal(rel: Range<usize>) -> OpenSpan {
+    OpenSpan(with_writer(|writer| {
+        writer.and_then(|writer| writer.begin_range_steal(rel))
+    }))
 }
 
 /// The range `worker` runs (to be carried by its "steal me" job); `None` when it does not
@@ -201,15 +218,19 @@ pub(crate) fn trace_origin(worker: &WorkerThread) -> Option<Origin> {
 pub(crate) fn trace_stolen_from<R>(origin: Option<Origin>, f: impl FnOnce() -> R) -> R {
     match origin {
         None => f(),
-        Some(origin) => erased(f, |f| stolen_from_cold(origin, f)),
+        Some(origin) => {
+            let span = begin_stolen_from(origin);
+            let result = f();
+            span.end();
+            result
+        }
     }
 }
 
 #[cold]
 #[inline(never)]
-fn stolen_from_cold(origin: Origin, f: Erased<'_>) {
-    with_writer(|writer| match writer {
-        Some(writer) => writer.stolen_from(origin, f),
-        None => f(),
-    })
+fn begin_stolen_from(origin: Origin) -> OpenSpan {
+    OpenSpan(with_writer(|writer| {
+        writer.map(|writer| writer.begin_stolen_from(origin))
+    }))
 }

@@ -7,21 +7,26 @@
 //! restored around a call (never left behind, even by a panic), so it nests like the
 //! worker's stack:
 //!
-//! - `in_range(op)`: a range starts on this worker (`pool::on_a_worker`). It is the range a
+//! - `begin_range`: a range starts on this worker (`pool::on_a_worker`). It is the range a
 //!   `trace_range_steal` just announced, if any, else a new loop (a fresh id, base 0).
 //! - `claim(rel)`: the owner claimed `rel` (positions within its range);
-//!   `fold(len, f)`: it folds the next `len` items of that claim, recorded as a piece.
-//!   Inside `f` (user code) the context is empty, so a loop started there is a new loop.
-//! - `stolen_from(origin, f)` / `range_steal(rel, f)`: the owner's "steal me" job carries
-//!   the owner's loop and base (`origin`); a thief that takes `rel` of that range runs
-//!   `f` as the range `origin.base + rel`.
+//!   `begin_fold(len)`: it folds the next `len` items of that claim, recorded as a piece
+//!   when the span ends. While it folds (user code) the context is empty, so a loop started
+//!   there is a new loop.
+//! - `begin_stolen_from(origin)` / `begin_range_steal(rel)`: the owner's "steal me" job
+//!   carries the owner's loop and base (`origin`); a thief that takes `rel` of that range
+//!   runs it as the range `origin.base + rel`.
 //! - A job taken from a queue runs with an empty context.
+//!
+//! Each `begin_*` returns a [`Span`], plain data that [`TraceWriter::end`] (or, when the
+//! traced code unwinds, [`TraceWriter::restore`]) takes back: the hooks hold it across the
+//! traced closure without a borrow of the writer and without taking the closure itself, so
+//! none of this is compiled once per closure type.
 
 use std::cell::Cell;
 use std::ops::Range;
 use std::time::Instant;
 
-use super::hooks::Erased;
 use super::ring::Producer;
 use super::JobKind;
 
@@ -84,7 +89,7 @@ struct Ctx {
 }
 
 /// Puts a saved context back when dropped: on return and on unwind alike.
-struct Restore<'w> {
+pub(crate) struct Restore<'w> {
     ctx: &'w Cell<Ctx>,
     saved: Ctx,
 }
@@ -93,6 +98,24 @@ impl Drop for Restore<'_> {
     fn drop(&mut self) {
         self.ctx.set(self.saved);
     }
+}
+
+/// A span of traced code in progress on one writer (see the module doc): the context to
+/// put back when it ends, and, for a fold, the piece to record then.
+#[derive(Clone, Copy, Debug)]
+#[must_use = "a span is ended (or restored) on the writer that began it"]
+pub(crate) struct Span {
+    saved: Ctx,
+    fold: Option<FoldSpan>,
+}
+
+/// A fold in progress: when it started, and the loop positions it folds.
+#[derive(Clone, Copy, Debug)]
+struct FoldSpan {
+    start: u64,
+    loop_id: u64,
+    first: u64,
+    end: u64,
 }
 
 /// What a worker records with; it lives in its `WorkerThread` (only that thread uses it).
@@ -170,8 +193,16 @@ impl TraceWriter {
         self.push(start, self.now(), What::Sleep);
     }
 
-    /// Runs `op`, the start of a range on this worker (see the module doc).
-    pub(crate) fn in_range<R>(&self, op: impl FnOnce() -> R) -> R {
+    /// Sets the context to `ctx` until the returned span ends.
+    fn begin(&self, ctx: Ctx) -> Span {
+        Span {
+            saved: self.ctx.replace(ctx),
+            fold: None,
+        }
+    }
+
+    /// A range starts on this worker (see the module doc).
+    pub(crate) fn begin_range(&self) -> Span {
         let range = self.ctx.get().adopt.unwrap_or_else(|| {
             let sequence = self.loops_started.get();
             self.loops_started.set(sequence.wrapping_add(1));
@@ -185,11 +216,45 @@ impl TraceWriter {
             adopt: None,
             ..self.ctx.get()
         });
-        let _restore = self.enter(Ctx {
+        self.begin(Ctx {
             range: Some(range),
             ..Ctx::default()
-        });
-        op()
+        })
+    }
+
+    /// [`begin_range`](Self::begin_range), ended when the returned guard drops (returning
+    /// or unwinding alike: a range records nothing at its end).
+    pub(crate) fn enter_range(&self) -> Restore<'_> {
+        let span = self.begin_range();
+        Restore {
+            ctx: &self.ctx,
+            saved: span.saved,
+        }
+    }
+
+    /// Ends `span`: puts back the context it saved, and records its piece if it folded one.
+    pub(crate) fn end(&self, span: Span) {
+        self.ctx.set(span.saved);
+        if let Some(fold) = span.fold {
+            self.push(
+                fold.start,
+                self.now(),
+                What::Piece {
+                    loop_id: fold.loop_id,
+                    first: fold.first,
+                    end: fold.end,
+                },
+            );
+            self.ctx.set(Ctx {
+                next: fold.end,
+                ..span.saved
+            });
+        }
+    }
+
+    /// Puts back the context `span` saved and records nothing: the traced code unwound.
+    pub(crate) fn restore(&self, span: Span) {
+        self.ctx.set(span.saved);
     }
 
     /// The owner claimed `rel` (positions within its range).
@@ -204,32 +269,22 @@ impl TraceWriter {
         }
     }
 
-    /// Runs `fold`, which folds the next `len` items of the current claim, and records it
-    /// as a piece (unrecorded outside a range).
-    pub(crate) fn fold(&self, len: usize, fold: Erased<'_>) {
+    /// The next `len` items of the current claim are folded until the returned span ends,
+    /// then recorded as a piece; `None` outside a range (nothing to record).
+    pub(crate) fn begin_fold(&self, len: usize) -> Option<Span> {
         let ctx = self.ctx.get();
-        let Some(range) = ctx.range else {
-            return fold();
-        };
+        let range = ctx.range?;
         let first = ctx.next;
         let end = first + len as u64;
         debug_assert!(end <= ctx.claim_end, "weft: a fold beyond its claim");
-        let (start, now) = {
-            let _restore = self.enter(Ctx::default());
-            let start = self.now();
-            fold();
-            (start, self.now())
-        };
-        self.push(
-            start,
-            now,
-            What::Piece {
-                loop_id: range.loop_id,
-                first,
-                end,
-            },
-        );
-        self.ctx.set(Ctx { next: end, ..ctx });
+        let mut span = self.begin(Ctx::default());
+        span.fold = Some(FoldSpan {
+            start: self.now(),
+            loop_id: range.loop_id,
+            first,
+            end,
+        });
+        Some(span)
     }
 
     /// The range this worker runs, to be carried by its "steal me" job.
@@ -240,20 +295,18 @@ impl TraceWriter {
         })
     }
 
-    /// Runs `f`, a "steal me" job of the range `origin`.
-    pub(crate) fn stolen_from(&self, origin: Origin, f: Erased<'_>) {
-        let _restore = self.enter(Ctx {
+    /// A "steal me" job of the range `origin` runs until the returned span ends.
+    pub(crate) fn begin_stolen_from(&self, origin: Origin) -> Span {
+        self.begin(Ctx {
             origin: Some(origin),
             ..Ctx::default()
-        });
-        f()
+        })
     }
 
-    /// Inside a "steal me" job: took `rel` of its range; `drive` runs it as a range here.
-    pub(crate) fn range_steal(&self, rel: Range<usize>, drive: Erased<'_>) {
-        let Some(origin) = self.ctx.get().origin else {
-            return drive();
-        };
+    /// Inside a "steal me" job: took `rel` of its range, which runs as a range here until
+    /// the returned span ends; `None` if the job carries no range.
+    pub(crate) fn begin_range_steal(&self, rel: Range<usize>) -> Option<Span> {
+        let origin = self.ctx.get().origin?;
         let first = origin.range.base + rel.start as u64;
         let end = origin.range.base + rel.end as u64;
         self.mark(What::RangeSteal {
@@ -262,13 +315,12 @@ impl TraceWriter {
             first,
             end,
         });
-        let _restore = self.enter(Ctx {
+        Some(self.begin(Ctx {
             adopt: Some(RangePos {
                 loop_id: origin.range.loop_id,
                 base: first,
             }),
             ..Ctx::default()
-        });
-        drive()
+        }))
     }
 }
