@@ -158,9 +158,8 @@ type ErasedOp<'a> = &'a mut (dyn FnMut(&WorkerThread, bool) + Send);
 
 /// Runs `op` through `cold` as an [`ErasedOp`] (called once), and returns its result: the
 /// cold paths that inject an operation and wait for it are compiled once, not once per
-/// closure type (every `join` and every loop driver instantiated three of them, most of a
-/// parallel loop's code before they were erased). A panic in `op` unwinds out of `cold` as
-/// it would out of a call of `op`.
+/// closure type (every `join` and every start of a loop's range instantiated them). A panic
+/// in `op` unwinds out of `cold` as it would out of a call of `op`.
 #[inline(always)]
 fn run_erased<OP, R>(op: OP, cold: impl FnOnce(ErasedOp<'_>)) -> R
 where
