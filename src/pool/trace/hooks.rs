@@ -100,6 +100,18 @@ impl Drop for OpenSpan {
     }
 }
 
+/// Evaluates `$body` inside `$span` and ends the span after it (if `$body` unwinds, the
+/// span's drop puts the context back instead). A macro, not a generic function: each hook
+/// would compile a copy of such a function per closure type.
+macro_rules! traced {
+    ($span:expr, $body:expr) => {{
+        let span = $span;
+        let result = $body;
+        span.end();
+        result
+    }};
+}
+
 #[cold]
 #[inline(never)]
 fn begin_fold(len: usize) -> OpenSpan {
@@ -118,10 +130,7 @@ fn begin_range() -> OpenSpan {
 #[inline]
 pub(crate) fn trace_fold<P: Position, R>(len: P, fold: impl FnOnce() -> R) -> R {
     if any_pool_records() {
-        let span = begin_fold(len.position());
-        let result = fold();
-        span.end();
-        result
+        traced!(begin_fold(len.position()), fold())
     } else {
         fold()
     }
@@ -135,10 +144,7 @@ pub(crate) fn trace_piece<P: Position, R>(rel: Range<P>, fold: impl FnOnce() -> 
         let rel = positions(rel);
         let len = rel.len();
         claim_cold(rel);
-        let span = begin_fold(len);
-        let result = fold();
-        span.end();
-        result
+        traced!(begin_fold(len), fold())
     } else {
         fold()
     }
@@ -150,10 +156,7 @@ pub(crate) fn trace_piece<P: Position, R>(rel: Range<P>, fold: impl FnOnce() -> 
 #[inline]
 pub(crate) fn trace_loop_here<R>(op: impl FnOnce() -> R) -> R {
     if any_pool_records() {
-        let span = begin_range();
-        let result = op();
-        span.end();
-        result
+        traced!(begin_range(), op())
     } else {
         op()
     }
@@ -175,13 +178,10 @@ pub(crate) fn trace_whole_loop_here<R>(len: usize, fold: impl FnOnce() -> R) -> 
 #[cold]
 #[inline(never)]
 pub(crate) fn trace_whole_loop_cold<R>(len: usize, fold: impl FnOnce() -> R) -> R {
-    let range = begin_range();
-    claim_cold(0..len);
-    let piece = begin_fold(len);
-    let result = fold();
-    piece.end();
-    range.end();
-    result
+    traced!(begin_range(), {
+        claim_cold(0..len);
+        traced!(begin_fold(len), fold())
+    })
 }
 
 /// Inside a "steal me" job: the thief took `rel` of the victim's range (positions within
@@ -189,10 +189,7 @@ pub(crate) fn trace_whole_loop_cold<R>(len: usize, fold: impl FnOnce() -> R) -> 
 #[inline]
 pub(crate) fn trace_range_steal<P: Position, R>(rel: Range<P>, drive: impl FnOnce() -> R) -> R {
     if any_pool_records() {
-        let span = begin_range_steal(positions(rel));
-        let result = drive();
-        span.end();
-        result
+        traced!(begin_range_steal(positions(rel)), drive())
     } else {
         drive()
     }
@@ -218,12 +215,7 @@ pub(crate) fn trace_origin(worker: &WorkerThread) -> Option<Origin> {
 pub(crate) fn trace_stolen_from<R>(origin: Option<Origin>, f: impl FnOnce() -> R) -> R {
     match origin {
         None => f(),
-        Some(origin) => {
-            let span = begin_stolen_from(origin);
-            let result = f();
-            span.end();
-            result
-        }
+        Some(origin) => traced!(begin_stolen_from(origin), f()),
     }
 }
 
