@@ -19,7 +19,7 @@ use std::num::NonZeroUsize;
 
 use super::fold_consumer;
 use crate::plumbing::{Consumer, Folder, Producer, Reducer, SplitTree};
-use crate::pool::{current_num_threads, join, on_a_worker, InlineLimit};
+use crate::pool::{current_num_threads, join_context_erased, on_a_worker, InlineLimit};
 
 /// Leaves of the default tree hold at most this many items. At about 1 ns per item (a float
 /// sum is a dependent chain of adds), a leaf's own cost (a `join`, a producer and a consumer
@@ -152,9 +152,12 @@ where
     let mid = split_point(len, leaf);
     let (left_producer, right_producer) = producer.split_at(mid);
     let (left_consumer, right_consumer, reducer) = consumer.split_at_sized(mid, len);
-    let (left, right) = join(
-        || walk(mid, leaf, left_producer, left_consumer),
-        || walk(len - mid, leaf, right_producer, right_consumer),
+    // Erased (one `join_context` instance for every loop's tree): every indexed loop
+    // compiles this walk, in case it starts inside a fixed-tree leaf, and a node's few
+    // hundred instructions hide the two indirect calls.
+    let (left, right) = join_context_erased(
+        |_| walk(mid, leaf, left_producer, left_consumer),
+        |_| walk(len - mid, leaf, right_producer, right_consumer),
     );
     reducer.reduce(left, right)
 }

@@ -33,7 +33,7 @@
 //!    has nothing to share (empty, or on a pool of one worker: called from outside it, or
 //!    capped by `with_max_len`) is folded at once ([`fold_alone`]); one longer than a range
 //!    can hold is halved with `join` first.
-//! 2. **First chunk** ([`drive_among_workers`]). The owner claims it before anybody can see
+//! 2. **First chunk** ([`start_range`]). The owner claims it before anybody can see
 //!    the range. If what is left is too little to steal from, the loop is folded at once.
 //! 3. **Private start** ([`own_privately`]). A tiny loop that no idle worker would take is
 //!    claimed and folded chunk by chunk on the cursor alone, and shared only once an idle
@@ -65,7 +65,7 @@ use super::{fold_consumer, fold_indexed};
 use crate::plumbing::{Consumer, Folder, Producer, Reducer};
 use crate::pool::{
     any_pool_records, current_num_threads, fold_inline, fold_inline_fast, idle_worker_needs_work,
-    join_context, join_context_here, offer_forks, on_a_worker, publish_fork, record_event,
+    join_context_erased, join_context_here, offer_forks, on_a_worker, publish_fork, record_event,
     trace_claim, trace_fold, trace_loop_here, trace_piece, trace_range_steal,
     trace_whole_loop_cold, trace_whole_loop_here, Event, FnContext, Inline, InlineLimit,
     SHORT_PATH_MAX,
@@ -241,70 +241,103 @@ where
         let mid = len / 2;
         let (left_producer, right_producer) = producer.split_at(mid);
         let (left_consumer, right_consumer, reducer) = consumer.split_at_sized(mid, len);
-        let (left, right) = join_context(
+        // Erased: this join runs for loops of over 2^32 items only, yet every indexed loop
+        // compiles it.
+        let (left, right) = join_context_erased(
             |_| drive_indexed(mid, left_producer, left_consumer),
             |_| drive_indexed(len - mid, right_producer, right_consumer),
         );
         return reducer.reduce(left, right);
     }
-    let limits = ChunkLimits::new(producer.min_len(), producer.max_len());
-    if len == 0 || current_num_threads() == 1 {
-        // Nothing to share, or nobody to share it with: no range at all, and one chunk with
-        // one folder (so `map_init` and friends call `init` once), unless `with_max_len`
-        // caps the items a folder may see. Called from outside the pool, still on a worker
-        // (as when there are more threads): closures see the pool's thread names, thread
-        // locals and `current_thread_index`.
-        return on_a_worker(|| fold_alone(len, limits, producer, consumer));
-    }
-    drive_among_workers(len, limits, producer, consumer)
+    start_range(len, producer, consumer)
 }
 
-/// Steps 2 and 3: [`drive_indexed`] on a pool of more than one worker, for
-/// `0 < len <= MAX_RANGE_LEN`.
-fn drive_among_workers<P, C>(len: usize, limits: ChunkLimits, producer: P, consumer: C) -> C::Result
+/// How [`start_range`] runs a loop.
+enum Start {
+    /// Nothing to share or nobody to share it with: [`fold_alone`].
+    Alone,
+    /// A tiny range that no idle worker would take now: [`own_privately`].
+    Private,
+    /// Shared from the start: [`share`].
+    Shared,
+}
+
+/// Steps 2 and 3 of [`drive_indexed`], for `len <= MAX_RANGE_LEN`: decides how the loop
+/// runs, then moves onto a worker once for all three ways (one `on_a_worker` closure per
+/// loop type instead of one per way: each is an injection path compiled into every loop).
+fn start_range<P, C>(len: usize, producer: P, consumer: C) -> C::Result
 where
     P: Producer,
     C: Consumer<P::Item>,
 {
+    let limits = ChunkLimits::new(producer.min_len(), producer.max_len());
     // The owner's first chunk is claimed before the range is shared, so it costs no atomic
     // and no trip through the hand-off slot; a thief sees the range as it would have right
     // after that claim. If what is left then is too short to steal from (under `min_len`
     // items: none, without `with_min_len`), nobody ever could: no range and no join at
     // all. A single item left is stealable: a loop of two slow items runs on two workers.
     let mut cursor = OwnerCursor::new(0..len as u32, limits);
-    let first = cursor
-        .claim_unshared()
-        .expect("a non-empty range has a first chunk");
-    if !cursor.worth_stealing() {
-        return on_a_worker(|| fold_alone(len, limits, producer, consumer));
-    }
+    let mut first = 0..0;
+    let start = if len == 0 || current_num_threads() == 1 {
+        // Nothing to share, or nobody to share it with: no range at all, and one chunk
+        // with one folder (so `map_init` and friends call `init` once), unless
+        // `with_max_len` caps the items a folder may see. Called from outside the pool,
+        // still on a worker (as when there are more threads): closures see the pool's
+        // thread names, thread locals and `current_thread_index`.
+        Start::Alone
+    } else {
+        first = cursor
+            .claim_unshared()
+            .expect("a non-empty range has a first chunk");
+        if !cursor.worth_stealing() {
+            Start::Alone
+        } else if len <= PRIVATE_ITEMS && !idle_worker_needs_work() {
+            // A tiny range, and no idle worker would take it: shared only if one would
+            // before the last chunk.
+            Start::Private
+        } else {
+            Start::Shared
+        }
+    };
     let work = Work {
         producer,
         consumer,
         len,
         below: None,
     };
-    if len <= PRIVATE_ITEMS && !idle_worker_needs_work() {
-        // A tiny range, and no idle worker would take it: shared only if one would before
-        // the last chunk.
-        return on_a_worker(move || own_privately(cursor, first, work, None, 0));
-    }
-    let (first_work, unclaimed) = work.split_at(first.end as usize);
-    on_a_worker(move || {
-        record_event(Event::ChunkTaken, 1);
-        trace_claim(first.clone());
-        // The folder is made here, on the worker (it need not be `Send`).
-        let run = Run {
-            folder: first_work.consumer.into_folder(),
-            below: first_work.below,
-        };
-        let first_chunk = Unfolded {
-            producer: first_work.producer,
-            len: first.end,
-            steal_seen: false,
-        };
-        share(cursor, None, run, Some(first_chunk), unclaimed)
+    on_a_worker(move || match start {
+        Start::Alone => fold_alone(len, limits, work.producer, work.consumer),
+        Start::Private => own_privately(cursor, first, work, None, 0),
+        Start::Shared => share_from_start(cursor, first, work),
     })
+}
+
+/// [`start_range`] sharing the range from the start, on the owner's worker: the first chunk,
+/// claimed already, is folded first, then the rest is shared.
+#[inline(always)]
+fn share_from_start<P, C>(
+    cursor: OwnerCursor,
+    first: Range<u32>,
+    work: Work<P, C, C::Reducer>,
+) -> C::Result
+where
+    P: Producer,
+    C: Consumer<P::Item>,
+{
+    let (first_work, unclaimed) = work.split_at(first.end as usize);
+    record_event(Event::ChunkTaken, 1);
+    trace_claim(first.clone());
+    // The folder is made here, on the worker (it need not be `Send`).
+    let run = Run {
+        folder: first_work.consumer.into_folder(),
+        below: first_work.below,
+    };
+    let first_chunk = Unfolded {
+        producer: first_work.producer,
+        len: first.end,
+        steal_seen: false,
+    };
+    share(cursor, None, run, Some(first_chunk), unclaimed)
 }
 
 /// Step 3: the owner of a range that nobody shares yet: a tiny one (at most
@@ -378,7 +411,7 @@ where
 
 /// Step 4: makes `unclaimed` (the indices `cursor` has not claimed) a shared range and
 /// offers it, going on as its owner with `completed`, `run` and the unfolded part of its
-/// chunk, if any: how every range from [`drive_among_workers`], and a private one once an
+/// chunk, if any: how every range from [`start_range`], and a private one once an
 /// idle worker would take its unclaimed part ([`own_privately`]), is shared.
 fn share<P, C>(
     cursor: OwnerCursor,

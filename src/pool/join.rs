@@ -101,6 +101,44 @@ where
     }
 }
 
+/// [`join_context`] compiled once for every caller: each closure reaches one shared
+/// `join_context` instance through a `&mut dyn FnMut`, and its result comes back through a
+/// slot in this frame. Two indirect calls per join, against one instance of the fork,
+/// in-place and injection paths per closure type (some 900 lines of LLVM IR). For joins
+/// that run rarely but are compiled into every parallel loop: the split of a loop longer
+/// than a range can hold. Panics behave as in `join_context`.
+pub(crate) fn join_context_erased<A, B, RA, RB>(oper_a: A, oper_b: B) -> (RA, RB)
+where
+    A: FnOnce(FnContext) -> RA + Send,
+    B: FnOnce(FnContext) -> RB + Send,
+    RA: Send,
+    RB: Send,
+{
+    let (mut oper_a, mut oper_b) = (Some(oper_a), Some(oper_b));
+    let (mut result_a, mut result_b) = (None, None);
+    join_dyn(
+        &mut |context| {
+            let oper_a = oper_a.take().expect("a joined closure runs once");
+            result_a = Some(oper_a(context));
+        },
+        &mut |context| {
+            let oper_b = oper_b.take().expect("a joined closure runs once");
+            result_b = Some(oper_b(context));
+        },
+    );
+    let done = "join_context ran both closures or resumed a panic";
+    (result_a.expect(done), result_b.expect(done))
+}
+
+/// The one `join_context` instance behind [`join_context_erased`].
+#[inline(never)]
+fn join_dyn(
+    oper_a: &mut (dyn FnMut(FnContext) + Send),
+    oper_b: &mut (dyn FnMut(FnContext) + Send),
+) {
+    join_context(oper_a, oper_b);
+}
+
 /// `join_context` on a closed gate (out of line: it runs for the few outermost levels of
 /// a recursion, and while some worker is idle): runs both closures in place if this worker
 /// holds enough private forks, else offers `b` to thieves as a private fork.

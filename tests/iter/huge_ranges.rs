@@ -116,3 +116,49 @@ fn repeat_n_jumps_without_cloning() {
         assert_eq!(v, vec![7u8; 1024], "{threads} threads");
     });
 }
+
+/// A loop of more items than a stealing range holds (2^32) is halved with a `join` first,
+/// down to ranges of 2^31 items: 8 of them here.
+const LONGER_THAN_A_RANGE: usize = 1 << 34;
+
+#[test]
+fn a_loop_longer_than_a_range_keeps_its_order_across_the_halves() {
+    in_pools(|threads| {
+        let last = LONGER_THAN_A_RANGE - 2;
+        // Every range after the first one stops at once: it cannot hold an earlier match.
+        let found = (0..LONGER_THAN_A_RANGE)
+            .into_par_iter()
+            .position_first(|i| i == 5 || i == last);
+        assert_eq!(found, Some(5), "{threads} threads");
+        let found = (0..LONGER_THAN_A_RANGE)
+            .into_par_iter()
+            .map(|i| i * 3)
+            .find_first(|&x| x % 7 == 4);
+        assert_eq!(
+            found,
+            (0..).map(|i| i * 3).find(|&x| x % 7 == 4),
+            "{threads} threads"
+        );
+    });
+}
+
+#[test]
+fn a_panic_in_a_loop_longer_than_a_range_reaches_the_caller_as_its_first_items() {
+    in_pools(|threads| {
+        // Every item panics, so every piece stops at its first item, whoever runs it; the
+        // halves' joins keep the first half's panic, as `join` keeps `a`'s.
+        let caught = std::panic::catch_unwind(|| {
+            (0..LONGER_THAN_A_RANGE)
+                .into_par_iter()
+                .for_each(|i| panic!("item {i}"))
+        })
+        .expect_err("every item panics");
+        let message = caught
+            .downcast_ref::<String>()
+            .expect("a formatted panic message");
+        assert_eq!(message, "item 0", "{threads} threads");
+        // The pool still runs loops.
+        let sum: usize = (0..1000usize).into_par_iter().sum();
+        assert_eq!(sum, (0..1000).sum::<usize>(), "{threads} threads");
+    });
+}

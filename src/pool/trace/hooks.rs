@@ -76,33 +76,51 @@ fn claim_cold(rel: Range<usize>) {
     });
 }
 
-/// A span begun on this thread's writer (`writer.rs`), held across the traced closure.
-/// [`end`](Self::end) ends it; dropped without that (the closure unwound), it only puts the
-/// writer's context back. Plain data and no closure: the hooks below compile to a call on
-/// each side of the closure, not to a copy of the recording code per closure type.
+/// A span begun on this thread's writer (`writer.rs`), held across the traced closure, or
+/// none (nothing records). [`end`](Self::end) ends it; dropped without that (the closure
+/// unwound), it only puts the writer's context back. Plain data and no closure: the hooks
+/// below compile to a test on each side of the closure (a call when recording), not to a
+/// copy of the recording code per closure type.
 struct OpenSpan(Option<Span>);
 
 impl OpenSpan {
-    #[cold]
-    #[inline(never)]
+    /// No span: the closure runs unrecorded.
+    const NONE: OpenSpan = OpenSpan(None);
+
+    #[inline(always)]
     fn end(mut self) {
         if let Some(span) = self.0.take() {
-            with_writer(|writer| writer.map(|writer| writer.end(span)));
+            end_cold(span);
         }
     }
 }
 
+#[cold]
+#[inline(never)]
+fn end_cold(span: Span) {
+    with_writer(|writer| writer.map(|writer| writer.end(span)));
+}
+
 impl Drop for OpenSpan {
+    #[inline(always)]
     fn drop(&mut self) {
         if let Some(span) = self.0.take() {
-            with_writer(|writer| writer.map(|writer| writer.restore(span)));
+            restore_cold(span);
         }
     }
+}
+
+#[cold]
+#[inline(never)]
+fn restore_cold(span: Span) {
+    with_writer(|writer| writer.map(|writer| writer.restore(span)));
 }
 
 /// Evaluates `$body` inside `$span` and ends the span after it (if `$body` unwinds, the
 /// span's drop puts the context back instead). A macro, not a generic function: each hook
-/// would compile a copy of such a function per closure type.
+/// would compile a copy of such a function per closure type. `$body` appears once, so the
+/// traced closure is compiled once per hook, not once per branch of "does anything record"
+/// (that doubled the code of the loop bodies the hooks wrap).
 macro_rules! traced {
     ($span:expr, $body:expr) => {{
         let span = $span;
@@ -129,25 +147,32 @@ fn begin_range() -> OpenSpan {
 /// `fold` folds the next `len` items of the current claim: recorded as a loop piece.
 #[inline]
 pub(crate) fn trace_fold<P: Position, R>(len: P, fold: impl FnOnce() -> R) -> R {
-    if any_pool_records() {
-        traced!(begin_fold(len.position()), fold())
+    let span = if any_pool_records() {
+        begin_fold(len.position())
     } else {
-        fold()
-    }
+        OpenSpan::NONE
+    };
+    traced!(span, fold())
 }
 
 /// `fold` folds the items `rel` (positions within the current range): a claim folded at
 /// once, recorded as one loop piece.
 #[inline]
 pub(crate) fn trace_piece<P: Position, R>(rel: Range<P>, fold: impl FnOnce() -> R) -> R {
-    if any_pool_records() {
-        let rel = positions(rel);
-        let len = rel.len();
-        claim_cold(rel);
-        traced!(begin_fold(len), fold())
+    let span = if any_pool_records() {
+        begin_piece(positions(rel))
     } else {
-        fold()
-    }
+        OpenSpan::NONE
+    };
+    traced!(span, fold())
+}
+
+#[cold]
+#[inline(never)]
+fn begin_piece(rel: Range<usize>) -> OpenSpan {
+    let len = rel.len();
+    claim_cold(rel);
+    begin_fold(len)
 }
 
 /// A loop folded here and now, with no range of its own (on a pool of one worker, or nested
@@ -155,11 +180,12 @@ pub(crate) fn trace_piece<P: Position, R>(rel: Range<P>, fold: impl FnOnce() -> 
 /// one started by `on_a_worker`.
 #[inline]
 pub(crate) fn trace_loop_here<R>(op: impl FnOnce() -> R) -> R {
-    if any_pool_records() {
-        traced!(begin_range(), op())
+    let span = if any_pool_records() {
+        begin_range()
     } else {
-        op()
-    }
+        OpenSpan::NONE
+    };
+    traced!(span, op())
 }
 
 /// A loop folded whole here and now ([`trace_loop_here`] of one [`trace_piece`] over
@@ -188,11 +214,12 @@ pub(crate) fn trace_whole_loop_cold<R>(len: usize, fold: impl FnOnce() -> R) -> 
 /// it); `drive` runs those items as a range of the thief's own.
 #[inline]
 pub(crate) fn trace_range_steal<P: Position, R>(rel: Range<P>, drive: impl FnOnce() -> R) -> R {
-    if any_pool_records() {
-        traced!(begin_range_steal(positions(rel)), drive())
+    let span = if any_pool_records() {
+        begin_range_steal(positions(rel))
     } else {
-        drive()
-    }
+        OpenSpan::NONE
+    };
+    traced!(span, drive())
 }
 
 #[cold]
@@ -213,10 +240,11 @@ pub(crate) fn trace_origin(worker: &WorkerThread) -> Option<Origin> {
 /// Runs `f`, a "steal me" job whose owner was in `origin`, on whichever worker runs it.
 #[inline]
 pub(crate) fn trace_stolen_from<R>(origin: Option<Origin>, f: impl FnOnce() -> R) -> R {
-    match origin {
-        None => f(),
-        Some(origin) => traced!(begin_stolen_from(origin), f()),
-    }
+    let span = match origin {
+        None => OpenSpan::NONE,
+        Some(origin) => begin_stolen_from(origin),
+    };
+    traced!(span, f())
 }
 
 #[cold]
