@@ -76,51 +76,33 @@ fn claim_cold(rel: Range<usize>) {
     });
 }
 
-/// A span begun on this thread's writer (`writer.rs`), held across the traced closure, or
-/// none (nothing records). [`end`](Self::end) ends it; dropped without that (the closure
-/// unwound), it only puts the writer's context back. Plain data and no closure: the hooks
-/// below compile to a test on each side of the closure (a call when recording), not to a
-/// copy of the recording code per closure type.
+/// A span begun on this thread's writer (`writer.rs`), held across the traced closure.
+/// [`end`](Self::end) ends it; dropped without that (the closure unwound), it only puts the
+/// writer's context back. Plain data and no closure: the hooks below compile to a call on
+/// each side of the closure, not to a copy of the recording code per closure type.
 struct OpenSpan(Option<Span>);
 
 impl OpenSpan {
-    /// No span: the closure runs unrecorded.
-    const NONE: OpenSpan = OpenSpan(None);
-
-    #[inline(always)]
+    #[cold]
+    #[inline(never)]
     fn end(mut self) {
         if let Some(span) = self.0.take() {
-            end_cold(span);
+            with_writer(|writer| writer.map(|writer| writer.end(span)));
         }
     }
-}
-
-#[cold]
-#[inline(never)]
-fn end_cold(span: Span) {
-    with_writer(|writer| writer.map(|writer| writer.end(span)));
 }
 
 impl Drop for OpenSpan {
-    #[inline(always)]
     fn drop(&mut self) {
         if let Some(span) = self.0.take() {
-            restore_cold(span);
+            with_writer(|writer| writer.map(|writer| writer.restore(span)));
         }
     }
-}
-
-#[cold]
-#[inline(never)]
-fn restore_cold(span: Span) {
-    with_writer(|writer| writer.map(|writer| writer.restore(span)));
 }
 
 /// Evaluates `$body` inside `$span` and ends the span after it (if `$body` unwinds, the
 /// span's drop puts the context back instead). A macro, not a generic function: each hook
-/// would compile a copy of such a function per closure type. `$body` appears once, so the
-/// traced closure is compiled once per hook, not once per branch of "does anything record"
-/// (that doubled the code of the loop bodies the hooks wrap).
+/// would compile a copy of such a function per closure type.
 macro_rules! traced {
     ($span:expr, $body:expr) => {{
         let span = $span;
@@ -147,32 +129,25 @@ fn begin_range() -> OpenSpan {
 /// `fold` folds the next `len` items of the current claim: recorded as a loop piece.
 #[inline]
 pub(crate) fn trace_fold<P: Position, R>(len: P, fold: impl FnOnce() -> R) -> R {
-    let span = if any_pool_records() {
-        begin_fold(len.position())
+    if any_pool_records() {
+        traced!(begin_fold(len.position()), fold())
     } else {
-        OpenSpan::NONE
-    };
-    traced!(span, fold())
+        fold()
+    }
 }
 
 /// `fold` folds the items `rel` (positions within the current range): a claim folded at
 /// once, recorded as one loop piece.
 #[inline]
 pub(crate) fn trace_piece<P: Position, R>(rel: Range<P>, fold: impl FnOnce() -> R) -> R {
-    let span = if any_pool_records() {
-        begin_piece(positions(rel))
+    if any_pool_records() {
+        let rel = positions(rel);
+        let len = rel.len();
+        claim_cold(rel);
+        traced!(begin_fold(len), fold())
     } else {
-        OpenSpan::NONE
-    };
-    traced!(span, fold())
-}
-
-#[cold]
-#[inline(never)]
-fn begin_piece(rel: Range<usize>) -> OpenSpan {
-    let len = rel.len();
-    claim_cold(rel);
-    begin_fold(len)
+        fold()
+    }
 }
 
 /// A loop folded here and now, with no range of its own (on a pool of one worker, or nested
@@ -180,12 +155,11 @@ fn begin_piece(rel: Range<usize>) -> OpenSpan {
 /// one started by `on_a_worker`.
 #[inline]
 pub(crate) fn trace_loop_here<R>(op: impl FnOnce() -> R) -> R {
-    let span = if any_pool_records() {
-        begin_range()
+    if any_pool_records() {
+        traced!(begin_range(), op())
     } else {
-        OpenSpan::NONE
-    };
-    traced!(span, op())
+        op()
+    }
 }
 
 /// A loop folded whole here and now ([`trace_loop_here`] of one [`trace_piece`] over
@@ -214,12 +188,11 @@ pub(crate) fn trace_whole_loop_cold<R>(len: usize, fold: impl FnOnce() -> R) -> 
 /// it); `drive` runs those items as a range of the thief's own.
 #[inline]
 pub(crate) fn trace_range_steal<P: Position, R>(rel: Range<P>, drive: impl FnOnce() -> R) -> R {
-    let span = if any_pool_records() {
-        begin_range_steal(positions(rel))
+    if any_pool_records() {
+        traced!(begin_range_steal(positions(rel)), drive())
     } else {
-        OpenSpan::NONE
-    };
-    traced!(span, drive())
+        drive()
+    }
 }
 
 #[cold]
@@ -240,11 +213,10 @@ pub(crate) fn trace_origin(worker: &WorkerThread) -> Option<Origin> {
 /// Runs `f`, a "steal me" job whose owner was in `origin`, on whichever worker runs it.
 #[inline]
 pub(crate) fn trace_stolen_from<R>(origin: Option<Origin>, f: impl FnOnce() -> R) -> R {
-    let span = match origin {
-        None => OpenSpan::NONE,
-        Some(origin) => begin_stolen_from(origin),
-    };
-    traced!(span, f())
+    match origin {
+        None => f(),
+        Some(origin) => traced!(begin_stolen_from(origin), f()),
+    }
 }
 
 #[cold]
