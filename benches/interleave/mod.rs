@@ -6,9 +6,9 @@
 // shuffled anew each round (from a fixed seed, so runs repeat), and a 10 ms pause before each
 // call lets the previous pool's workers stop spinning and fall asleep, so they do not compete
 // with the next contender. The shuffle matters: what one call leaves behind reaches the next
-// one. In a fixed cyclic order, the contender after `huge-seq` (which frees 80 MB of
-// huge-page-advised memory) always ran second, and measured 2-8% slower than in any other
-// place (10^7-item fresh collect, alone in a probe crate).
+// one. In a fixed cyclic order, one contender always ran right after `huge-seq` (which frees
+// 80 MB of huge-page-advised memory), and whichever ran there measured 2-8% slower than in
+// any other place (a 10^7-item fresh collect, in a probe crate).
 
 use rand::{rngs::SmallRng, seq::SliceRandom, SeedableRng};
 

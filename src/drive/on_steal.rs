@@ -262,8 +262,8 @@ enum Start {
     Shared,
 }
 
-/// Steps 2 and 3 of [`drive_indexed`], for `len <= MAX_RANGE_LEN`: decides how the loop
-/// runs, then moves onto a worker once for all three ways (one `on_a_worker` closure per
+/// The end of step 1 and steps 2 to 4 of [`drive_indexed`], for `len <= MAX_RANGE_LEN`:
+/// decides how the loop runs, then moves onto a worker once for all three ways (one `on_a_worker` closure per
 /// loop type instead of one per way: each is an injection path compiled into every loop).
 fn start_range<P, C>(len: usize, producer: P, consumer: C) -> C::Result
 where

@@ -104,9 +104,10 @@ where
 /// [`join_context`] compiled once for every caller: each closure reaches one shared
 /// `join_context` instance through a `&mut dyn FnMut`, and its result comes back through a
 /// slot in this frame. Two indirect calls per join, against one instance of the fork,
-/// in-place and injection paths per closure type (some 900 lines of LLVM IR). For joins
-/// that run rarely but are compiled into every parallel loop: the split of a loop longer
-/// than a range can hold. Panics behave as in `join_context`.
+/// in-place and injection paths per closure type (about 1,000 lines of LLVM IR per parallel
+/// loop, `benches/compile_time.sh`). For joins that every indexed loop compiles but few run,
+/// or run once per few hundred items or more: the split of a loop longer than a range can
+/// hold, and the fixed tree's nodes. Panics behave as in `join_context`.
 pub(crate) fn join_context_erased<A, B, RA, RB>(oper_a: A, oper_b: B) -> (RA, RB)
 where
     A: FnOnce(FnContext) -> RA + Send,
