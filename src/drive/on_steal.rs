@@ -252,14 +252,14 @@ where
     start_range(len, producer, consumer)
 }
 
-/// How [`start_range`] runs a loop.
+/// How [`start_range`] runs a loop; the last two with the owner's first chunk, claimed.
 enum Start {
     /// Nothing to share or nobody to share it with: [`fold_alone`].
     Alone,
     /// A tiny range that no idle worker would take now: [`own_privately`].
-    Private,
+    Private(Range<u32>),
     /// Shared from the start: [`share`].
-    Shared,
+    Shared(Range<u32>),
 }
 
 /// The end of step 1 and steps 2 to 4 of [`drive_indexed`], for `len <= MAX_RANGE_LEN`:
@@ -277,7 +277,6 @@ where
     // items: none, without `with_min_len`), nobody ever could: no range and no join at
     // all. A single item left is stealable: a loop of two slow items runs on two workers.
     let mut cursor = OwnerCursor::new(0..len as u32, limits);
-    let mut first = 0..0;
     let start = if len == 0 || current_num_threads() == 1 {
         // Nothing to share, or nobody to share it with: no range at all, and one chunk
         // with one folder (so `map_init` and friends call `init` once), unless
@@ -286,7 +285,7 @@ where
         // thread names, thread locals and `current_thread_index`.
         Start::Alone
     } else {
-        first = cursor
+        let first = cursor
             .claim_unshared()
             .expect("a non-empty range has a first chunk");
         if !cursor.worth_stealing() {
@@ -294,9 +293,9 @@ where
         } else if len <= PRIVATE_ITEMS && !idle_worker_needs_work() {
             // A tiny range, and no idle worker would take it: shared only if one would
             // before the last chunk.
-            Start::Private
+            Start::Private(first)
         } else {
-            Start::Shared
+            Start::Shared(first)
         }
     };
     let work = Work {
@@ -307,8 +306,8 @@ where
     };
     on_a_worker(move || match start {
         Start::Alone => fold_alone(len, limits, work.producer, work.consumer),
-        Start::Private => own_privately(cursor, first, work, None, 0),
-        Start::Shared => share_from_start(cursor, first, work),
+        Start::Private(first) => own_privately(cursor, first, work, None, 0),
+        Start::Shared(first) => share_from_start(cursor, first, work),
     })
 }
 

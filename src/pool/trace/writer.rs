@@ -156,10 +156,15 @@ impl TraceWriter {
 
     /// Sets the context to `ctx` until the returned guard drops.
     fn enter(&self, ctx: Ctx) -> Restore<'_> {
-        let saved = self.ctx.replace(ctx);
+        self.restore_on_drop(self.begin(ctx))
+    }
+
+    /// A guard that ends `span` when it drops, returning or unwinding alike, recording
+    /// nothing (for spans that record nothing at their end).
+    fn restore_on_drop(&self, span: Span) -> Restore<'_> {
         Restore {
             ctx: &self.ctx,
-            saved,
+            saved: span.saved,
         }
     }
 
@@ -225,16 +230,12 @@ impl TraceWriter {
     /// [`begin_range`](Self::begin_range), ended when the returned guard drops (returning
     /// or unwinding alike: a range records nothing at its end).
     pub(crate) fn enter_range(&self) -> Restore<'_> {
-        let span = self.begin_range();
-        Restore {
-            ctx: &self.ctx,
-            saved: span.saved,
-        }
+        self.restore_on_drop(self.begin_range())
     }
 
     /// Ends `span`: puts back the context it saved, and records its piece if it folded one.
     pub(crate) fn end(&self, span: Span) {
-        self.ctx.set(span.saved);
+        let mut ctx = span.saved;
         if let Some(fold) = span.fold {
             self.push(
                 fold.start,
@@ -245,11 +246,10 @@ impl TraceWriter {
                     end: fold.end,
                 },
             );
-            self.ctx.set(Ctx {
-                next: fold.end,
-                ..span.saved
-            });
+            // The claim goes on after the piece.
+            ctx.next = fold.end;
         }
+        self.ctx.set(ctx);
     }
 
     /// Puts back the context `span` saved and records nothing: the traced code unwound.
