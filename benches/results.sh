@@ -5,39 +5,139 @@
 # benches/RESULTS.md between the `generated` markers (created if absent), with the date, the
 # commit, the machine and the command. Everything outside the markers is kept.
 #
-#   benches/results.sh            full sizes, 15 rounds (about 10 minutes on 2 quiet cores)
-#   benches/results.sh --quick    sizes / 10, 5 rounds, breadth on 2*10^5 items (2-3 minutes)
+#   benches/results.sh                full sizes, 15 rounds (about 10 minutes on 2 quiet cores)
+#   benches/results.sh --quick        sizes / 10, 5 rounds, breadth on 2*10^5 items (2-3 minutes)
+#   benches/results.sh --layouts K    K builds, each with its functions in another order
+#
+# Layouts: where the linker puts a loop moves its speed by up to 1.5x with the same
+# instructions (a hot loop that crosses a 32- or 64-byte boundary, or not; README, "Where the
+# speed targets stand"), and a user's build draws its own placement. `--layouts K` links the
+# two bench binaries K times with lld's `--shuffle-sections` (seeds 1..K: every function of
+# the binary, weft's, Rayon's and the sequential code's alike, in another order, so at
+# another offset; the same seed gives the same layout), runs each, and reports for every ratio the median over the layouts of
+# each layout's median, with the spread over layouts beside it. Only the bench crate is
+# relinked (`cargo rustc -- -C link-arg=...`), no library is rebuilt, and the code is the
+# same in every layout. Rounds default to max(5, 15 / K) per layout. Needs the LLD linker
+# (rustc's default on x86_64 Linux since 1.90).
 #
 # Environment: WEFT_BENCH_ONLY=max_u64,histogram_fold_vec picks target rows and breadth
 # kernels by name (see benches/targets.rs and benches/breadth/kernels.rs); WEFT_BENCH_ROUNDS
-# overrides the rounds. Run it on a quiet machine: other processes' load shows up in every
+# overrides the rounds; WEFT_BENCH_FIRST_SEED=S makes the layouts' seeds S..S+K-1 (default
+# 1), so that a second run can draw other layouts. Run it on a quiet machine: other processes' load shows up in every
 # ratio, and most in the 2-thread ones.
 set -eu
 cd "$(dirname "$0")/.."
+command="benches/results.sh${*:+ $*}"
 quick=0
-[ "${1:-}" = "--quick" ] && quick=1
-command="benches/results.sh${1:+ $1}"
+layouts=1
+while [ $# -gt 0 ]; do
+  case $1 in
+    --quick) quick=1 ;;
+    --layouts)
+      layouts=${2:-}
+      case $layouts in '' | *[!0-9]* | 0)
+        echo "--layouts takes a number of layouts, 1 or more" >&2
+        exit 2
+        ;;
+      esac
+      shift
+      ;;
+    *)
+      echo "usage: benches/results.sh [--quick] [--layouts K]" >&2
+      exit 2
+      ;;
+  esac
+  shift
+done
 
 if [ "$quick" = 1 ]; then
   scale=10 rounds=${WEFT_BENCH_ROUNDS:-5} breadth_n=200000
 else
-  scale=1 rounds=${WEFT_BENCH_ROUNDS:-15} breadth_n=2000000
+  per_layout=$(((15 + layouts - 1) / layouts))
+  [ "$per_layout" -lt 5 ] && per_layout=5
+  scale=1 rounds=${WEFT_BENCH_ROUNDS:-$per_layout} breadth_n=2000000
 fi
 
-# The bench binaries, as cargo reports them.
-binaries=$(cargo bench --no-run --bench targets --bench breadth --message-format=json 2>/dev/null |
-  grep -o '"executable":"[^"]*"' | sed 's/"executable":"//; s/"$//')
-targets_bin=$(echo "$binaries" | grep '/targets-')
-breadth_bin=$(echo "$binaries" | grep '/breadth-')
+work=$(mktemp -d)
+tsv=$work/merged.tsv
+instructions=$work/instructions
+trap 'rm -rf "$work"' EXIT
 
-tsv=$(mktemp)
-instructions=$(mktemp)
-trap 'rm -f "$tsv" "$tsv.md" "$instructions"' EXIT
+# build BENCH SEED: builds one bench binary (SEED 0: as `cargo bench` links it; otherwise
+# with its input sections shuffled by that seed), copies it into $work and prints the copy.
+build() {
+  if [ "$2" = 0 ]; then
+    cargo bench --no-run --bench "$1" --message-format=json
+  else
+    cargo rustc --profile bench --bench "$1" --message-format=json -- \
+      -C "link-arg=-Wl,--shuffle-sections=.text.*=$2"
+  fi 2>"$work/build.log" | grep -o '"executable":"[^"]*"' | sed 's/"executable":"//; s/"$//' >"$work/exe" || true
+  if [ ! -s "$work/exe" ]; then
+    cat "$work/build.log" >&2
+    echo "building the $1 bench (layout $2) failed" >&2
+    exit 1
+  fi
+  cp "$(tail -n 1 "$work/exe")" "$work/$1-$2"
+  echo "$work/$1-$2"
+}
+if [ "$layouts" = 1 ]; then
+  seeds=0
+else
+  first_seed=${WEFT_BENCH_FIRST_SEED:-1}
+  seeds=$(seq "$first_seed" $((first_seed + layouts - 1)))
+fi
+for seed in $seeds; do
+  build targets "$seed" >/dev/null
+  build breadth "$seed" >/dev/null
+done
+breadth_bin=$work/breadth-$(echo "$seeds" | head -n 1)
+
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 started=$(date -u '+%Y-%m-%d %H:%M UTC')
-WEFT_BENCH_SCALE=$scale WEFT_BENCH_ROUNDS=$rounds WEFT_BENCH_TSV=$tsv "$targets_bin"
-WEFT_BREADTH_N=$breadth_n WEFT_BENCH_ROUNDS=$rounds WEFT_BENCH_TSV=$tsv "$breadth_bin"
+for seed in $seeds; do
+  [ "$layouts" = 1 ] || echo "layout $seed of $layouts"
+  WEFT_BENCH_SCALE=$scale WEFT_BENCH_ROUNDS=$rounds WEFT_BENCH_TSV=$work/run-$seed.tsv \
+    "$work/targets-$seed"
+  WEFT_BREADTH_N=$breadth_n WEFT_BENCH_ROUNDS=$rounds WEFT_BENCH_TSV=$work/run-$seed.tsv \
+    "$work/breadth-$seed"
+done
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
+
+# One line per target contender and per breadth kernel, each figure the median over the
+# layouts, then the lowest and highest median ratio over the layouts (targets: the ratio;
+# breadth: the 1- and 2-thread ratios). With one layout the spread is that layout's figure.
+awk -F'\t' '
+  function sorted(key, f, m, a,   i, j, t) {
+    for (i = 1; i <= m; i++) a[i] = values[key, f, i]
+    for (i = 2; i <= m; i++)
+      for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+  }
+  function median(key, f,   a, m) {
+    m = runs[key]; sorted(key, f, m, a)
+    return m % 2 ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2
+  }
+  function lowest(key, f,   a) { sorted(key, f, runs[key], a); return a[1] }
+  function highest(key, f,   a) { sorted(key, f, runs[key], a); return a[runs[key]] }
+  {
+    key = $1 SUBSEP $2 SUBSEP ($1 == "targets" ? $3 : "")
+    if (!(key in runs)) { order[++keys] = key; line[key] = $0 }
+    n = ++runs[key]
+    for (f = 3; f <= NF; f++) values[key, f, n] = $f
+  }
+  END {
+    for (k = 1; k <= keys; k++) {
+      key = order[k]
+      split(line[key], first, "\t")
+      if (first[1] == "targets")
+        printf "targets\t%s\t%s\t%.3f\t%.3f\t%.4f\t%.4f\t%.4f\t%.4f\n", first[2], first[3],
+          median(key, 4), median(key, 5), median(key, 6), median(key, 7),
+          lowest(key, 6), highest(key, 6)
+      else
+        printf "breadth\t%s\t%.4f\t%.4f\t%.4f\t%.4f\t%.3f\t%.4f\t%.4f\t%.4f\t%.4f\n", first[2],
+          median(key, 3), median(key, 4), median(key, 5), median(key, 6), median(key, 7),
+          lowest(key, 3), highest(key, 3), lowest(key, 5), highest(key, 5)
+    }
+  }' "$work"/run-*.tsv >"$tsv"
 
 # The kernels more than 5% behind Rayon at one thread, counted under callgrind: instructions
 # do not depend on the machine's noise, nor (much) on where the linker put the loop.
@@ -57,6 +157,10 @@ cpu=$(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //')
   echo "- date: $started; commit: $commit"
   echo "- machine: $(nproc) cores, $cpu; load average $load_before before, $load_after after"
   echo "- command: \`$command\` (sizes / $scale, $rounds interleaved rounds per contender)"
+  if [ "$layouts" != 1 ]; then
+    echo "- layouts: $layouts links of the same code, functions shuffled (lld \`--shuffle-sections\`, seeds"
+    echo "  $(echo $seeds | tr ' ' ',')); every figure is the median over the layouts of that layout's median"
+  fi
   echo
   echo "### Targets (\`benches/targets.rs\`)"
   echo
@@ -87,6 +191,26 @@ cpu=$(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //')
         print line
       }
     }' "$tsv"
+  if [ "$layouts" != 1 ]; then
+    echo
+    echo "Over the layouts, lowest and highest of each layout's median ratio:"
+    echo
+    echo "| row | weft 1 | Rayon 1 | weft 2 | Rayon 2 | floor-1 | floor-2 |"
+    echo "|---|---|---|---|---|---|---|"
+    awk -F'\t' '
+      $1 == "targets" {
+        if (!($2 in seen)) { seen[$2] = 1; order[++rows] = $2 }
+        cell[$2, $3] = sprintf("%.3f-%.3f", $8, $9)
+      }
+      END {
+        split("weft-1 rayon-1 weft-2 rayon-2 floor-1 floor-2", cols, " ")
+        for (r = 1; r <= rows; r++) {
+          line = "| " order[r] " |"
+          for (c = 1; c <= 6; c++) line = line " " cell[order[r], cols[c]] " |"
+          print line
+        }
+      }' "$tsv"
+  fi
   echo
   echo "### Breadth (\`benches/breadth.rs\`, $breadth_n items)"
   echo
@@ -108,13 +232,22 @@ cpu=$(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //')
     awk '{ n++; if ($4 > 1.02) more++ }
       END { printf "Of the %d more than 5%% behind at 1 thread, %d execute more than 2%% more instructions than Rayon.\n", n, more }' "$instructions"
   fi
+  if [ "$layouts" != 1 ]; then
+    echo "\`layouts\`: the lowest and highest of the layouts' median ratios at 1 thread."
+  fi
   echo
-  echo "| kernel | 1 thread | 2 threads | weft-2 ms | instructions |"
-  echo "|---|---|---|---|---|"
-  awk -F'\t' -v cg="$instructions" '
+  if [ "$layouts" = 1 ]; then
+    echo "| kernel | 1 thread | 2 threads | weft-2 ms | instructions |"
+    echo "|---|---|---|---|---|"
+  else
+    echo "| kernel | 1 thread | 2 threads | weft-2 ms | instructions | layouts |"
+    echo "|---|---|---|---|---|---|"
+  fi
+  awk -F'\t' -v cg="$instructions" -v layouts="$layouts" '
     BEGIN { while ((getline line < cg) > 0) { split(line, f, " "); ratio[f[1]] = f[4] } }
     $1 == "breadth" {
-      printf "| %s | %.3f (%.3f) | %.3f (%.3f) | %.3f | %s |\n", $2, $3, $4, $5, $6, $7, ($2 in ratio) ? ratio[$2] : ""
+      spread = layouts == 1 ? "" : sprintf(" %.3f-%.3f |", $8, $9)
+      printf "| %s | %.3f (%.3f) | %.3f (%.3f) | %.3f | %s |%s\n", $2, $3, $4, $5, $6, $7, ($2 in ratio) ? ratio[$2] : "", spread
     }' "$tsv"
   echo "<!-- generated:end -->"
 } > "$tsv.md"
