@@ -95,7 +95,7 @@ breadth_bin=$work/breadth-$(echo "$seeds" | head -n 1)
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 started=$(date -u '+%Y-%m-%d %H:%M UTC')
 for seed in $seeds; do
-  [ "$layouts" = 1 ] || echo "layout $seed of $layouts"
+  [ "$layouts" = 1 ] || echo "layout with seed $seed ($layouts in all)"
   WEFT_BENCH_SCALE=$scale WEFT_BENCH_ROUNDS=$rounds WEFT_BENCH_TSV=$work/run-$seed.tsv \
     "$work/targets-$seed"
   WEFT_BREADTH_N=$breadth_n WEFT_BENCH_ROUNDS=$rounds WEFT_BENCH_TSV=$work/run-$seed.tsv \

@@ -25,7 +25,22 @@ where
     T: Send,
     I: IntoParallelIterator<Item = T>,
 {
-    for piece in collect_vec_list(par_iter.into_par_iter()) {
+    extend_reserved(target, par_iter, |_, _| {});
+}
+
+/// [`extend_in_order`] for a collection with a `reserve`: room for all the items is made
+/// once, before the first insertion. `Extend` reserves per piece, and a hash table that
+/// grows while the second piece goes in moves every item of the first again (a 5*10^5-item
+/// `HashMap` collect on 2 threads took 1.4-1.5x Rayon's time, which reserves first).
+fn extend_reserved<C, T, I>(target: &mut C, par_iter: I, reserve: impl FnOnce(&mut C, usize))
+where
+    C: Extend<T>,
+    T: Send,
+    I: IntoParallelIterator<Item = T>,
+{
+    let pieces = collect_vec_list(par_iter.into_par_iter());
+    reserve(target, pieces.iter().map(Vec::len).sum());
+    for piece in pieces {
         target.extend(piece);
     }
 }
@@ -162,7 +177,7 @@ impl<T: Ord + Send> FromParallelIterator<T> for BinaryHeap<T> {
 
 impl<T: Ord + Send> ParallelExtend<T> for BinaryHeap<T> {
     fn par_extend<I: IntoParallelIterator<Item = T>>(&mut self, par_iter: I) {
-        extend_in_order(self, par_iter)
+        extend_reserved(self, par_iter, |target, len| target.reserve(len))
     }
 }
 
@@ -186,7 +201,7 @@ where
     S: BuildHasher + Send,
 {
     fn par_extend<I: IntoParallelIterator<Item = (K, V)>>(&mut self, par_iter: I) {
-        extend_in_order(self, par_iter)
+        extend_reserved(self, par_iter, |target, len| target.reserve(len))
     }
 }
 
@@ -206,7 +221,7 @@ where
     S: BuildHasher + Send,
 {
     fn par_extend<I: IntoParallelIterator<Item = T>>(&mut self, par_iter: I) {
-        extend_in_order(self, par_iter)
+        extend_reserved(self, par_iter, |target, len| target.reserve(len))
     }
 }
 
