@@ -10,21 +10,21 @@
 #   benches/results.sh --layouts K    K builds, each with its functions in another order
 #
 # Layouts: where the linker puts a loop moves its speed by up to 1.5x with the same
-# instructions (a hot loop that crosses a 32- or 64-byte boundary, or not; README, "Where the
-# speed targets stand"), and a user's build draws its own placement. `--layouts K` links the
-# two bench binaries K times with lld's `--shuffle-sections` (seeds 1..K: every function of
-# the binary, weft's, Rayon's and the sequential code's alike, in another order, so at
-# another offset; the same seed gives the same layout), runs each, and reports for every ratio the median over the layouts of
-# each layout's median, with the spread over layouts beside it. Only the bench crate is
-# relinked (`cargo rustc -- -C link-arg=...`), no library is rebuilt, and the code is the
-# same in every layout. Rounds default to max(5, 15 / K) per layout. Needs the LLD linker
-# (rustc's default on x86_64 Linux since 1.90).
+# instructions (a hot loop that crosses a 32- or 64-byte boundary, or not; README, "Code
+# placement"), and a user's build draws its own placement. `--layouts K` links the two
+# bench binaries K times with lld's `--shuffle-sections` (every function of the binary,
+# weft's, Rayon's and the sequential code's alike, in another order, so at another offset;
+# the same seed gives the same layout), runs each, and reports for every ratio the median
+# over the layouts of each layout's median, with the lowest and highest beside it. Only the
+# bench crate is relinked (`cargo rustc -- -C link-arg=...`): no library is rebuilt, and the
+# code is the same in every layout. Rounds default to max(5, 15 / K) per layout. Needs the
+# LLD linker (rustc's default on x86_64 Linux since 1.90).
 #
 # Environment: WEFT_BENCH_ONLY=max_u64,histogram_fold_vec picks target rows and breadth
 # kernels by name (see benches/targets.rs and benches/breadth/kernels.rs); WEFT_BENCH_ROUNDS
 # overrides the rounds; WEFT_BENCH_FIRST_SEED=S makes the layouts' seeds S..S+K-1 (default
-# 1), so that a second run can draw other layouts. Run it on a quiet machine: other processes' load shows up in every
-# ratio, and most in the 2-thread ones.
+# 1), so that a second run can draw other layouts. Run it on a quiet machine: other
+# processes' load shows up in every ratio, and most in the 2-thread ones.
 set -eu
 cd "$(dirname "$0")/.."
 command="benches/results.sh${*:+ $*}"
