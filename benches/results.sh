@@ -176,41 +176,33 @@ cpu=$(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //')
   echo
   echo "| row | best sequential | seq-std | weft 1 | Rayon 1 | weft 2 | Rayon 2 | huge-seq | huge-weft 1 | huge-weft 2 | floor-1 | floor-2 | chili 1 | chili 2 |"
   echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
-  awk -F'\t' '
+  # The targets table, and with several layouts the spread table below it, from one pass.
+  awk -F'\t' -v layouts="$layouts" '
     $1 == "targets" {
       if (!($2 in seen)) { seen[$2] = 1; order[++rows] = $2 }
       cell[$2, $3] = sprintf("%.3f (%.3f)", $6, $7)
+      spread[$2, $3] = sprintf("%.3f-%.3f", $8, $9)
       if ($3 ~ /^seq/ && (!($2 in best) || $4 < bestms[$2])) { best[$2] = $3; bestms[$2] = $4 }
     }
-    END {
-      split("seq-std weft-1 rayon-1 weft-2 rayon-2 huge-seq huge-weft-1 huge-weft-2 floor-1 floor-2 chili-1 chili-2", cols, " ")
+    function table(cells, columns, first,   r, c, n, cols, line) {
+      n = split(columns, cols, " ")
       for (r = 1; r <= rows; r++) {
-        row = order[r]
-        line = sprintf("| %s | %s %.2f ms |", row, best[row], bestms[row])
-        for (c = 1; c <= 12; c++) line = line " " cell[row, cols[c]] " |"
+        line = "| " order[r] " |" first[order[r]]
+        for (c = 1; c <= n; c++) line = line " " cells[order[r], cols[c]] " |"
         print line
       }
+    }
+    END {
+      for (r = 1; r <= rows; r++) named[order[r]] = sprintf(" %s %.2f ms |", best[order[r]], bestms[order[r]])
+      table(cell, "seq-std weft-1 rayon-1 weft-2 rayon-2 huge-seq huge-weft-1 huge-weft-2 floor-1 floor-2 chili-1 chili-2", named)
+      if (layouts == 1) exit
+      print ""
+      print "Over the layouts, lowest and highest of each layout'"'"'s median ratio:"
+      print ""
+      print "| row | weft 1 | Rayon 1 | weft 2 | Rayon 2 | floor-1 | floor-2 |"
+      print "|---|---|---|---|---|---|---|"
+      table(spread, "weft-1 rayon-1 weft-2 rayon-2 floor-1 floor-2", nothing)
     }' "$tsv"
-  if [ "$layouts" != 1 ]; then
-    echo
-    echo "Over the layouts, lowest and highest of each layout's median ratio:"
-    echo
-    echo "| row | weft 1 | Rayon 1 | weft 2 | Rayon 2 | floor-1 | floor-2 |"
-    echo "|---|---|---|---|---|---|---|"
-    awk -F'\t' '
-      $1 == "targets" {
-        if (!($2 in seen)) { seen[$2] = 1; order[++rows] = $2 }
-        cell[$2, $3] = sprintf("%.3f-%.3f", $8, $9)
-      }
-      END {
-        split("weft-1 rayon-1 weft-2 rayon-2 floor-1 floor-2", cols, " ")
-        for (r = 1; r <= rows; r++) {
-          line = "| " order[r] " |"
-          for (c = 1; c <= 6; c++) line = line " " cell[order[r], cols[c]] " |"
-          print line
-        }
-      }' "$tsv"
-  fi
   echo
   echo "### Breadth (\`benches/breadth.rs\`, $breadth_n items)"
   echo
