@@ -119,6 +119,12 @@ impl ChunkLimits {
         self.max_len < MAX_RANGE_LEN as u32
     }
 
+    /// Neither `with_min_len` nor `with_max_len` applies: claims may be single items, and
+    /// one folder may see any number of them.
+    pub(crate) fn is_unlimited(&self) -> bool {
+        self.min_len == 1 && !self.is_capped()
+    }
+
     /// The longest chunk an owner claims (but see [`fit_claim`](Self::fit_claim)).
     pub(crate) fn max_len(&self) -> usize {
         self.max_len as usize
@@ -461,6 +467,14 @@ impl OwnerCursor {
     #[inline]
     pub(crate) fn is_short_last_chunk(&self, left: u32) -> bool {
         self.remaining() == 0 && left <= self.claim_floor
+    }
+
+    /// Whether the claim floor, set by the last timed block, covers everything left: a
+    /// shared owner's next claim would take the whole rest, so a thief arriving from now on
+    /// could get none of it. False before any block is timed.
+    #[inline]
+    pub(crate) fn rest_fits_one_claim(&self) -> bool {
+        self.remaining() <= self.claim_floor
     }
 
     /// Whether the producer caps chunks (`with_max_len`). The driver then gives each chunk a

@@ -486,8 +486,8 @@ fn min_and_max_with_ties_pick_the_same_element_on_every_pool() {
 
 /// The control. `2^25` then ones, in `f32`: added in order, every one is lost (a one is
 /// below half an ulp of `2^25`); added in any other grouping, some survive. On a 2-thread
-/// pool the first item waits until an item of the upper half has been mapped, which only
-/// another worker can do, so the work is always cut there.
+/// pool an item near the start waits until an item of the upper half has been mapped, which
+/// only another worker can do, so the work is always cut there.
 #[test]
 fn plain_sum_depends_on_where_work_is_cut_and_deterministic_does_not() {
     const LEN: usize = 100_000;
@@ -517,12 +517,14 @@ fn plain_sum_depends_on_where_work_is_cut_and_deterministic_does_not() {
         expected.to_bits()
     );
 
-    // Item 0 waits (up to a second) until some worker has folded an item of the upper half:
-    // then a thief took that half while the owner was still at the start, which cuts the
-    // plain sum. The owner offers its steal-me to a worker that is idle when the loop
-    // starts; on a loaded machine the other worker may not be idle yet, and the owner,
-    // waiting inside item 0, would not look at the pool again: such a run is not counted,
-    // and the loop is run again until three runs of each kind had a thief.
+    // Item 64 waits (up to a second) until some worker has folded an item of the upper half:
+    // then a thief took that half while the owner was still near the start, which cuts the
+    // plain sum. Item 0 takes a millisecond, so that a driver which times its first claim
+    // (at most 64 items) before sharing sees slow items and shares the rest at once; item
+    // 64 is the first item after any such claim. The owner offers its steal-me to a worker
+    // that is idle; on a loaded machine the other worker may not be idle yet, and the
+    // owner, waiting inside item 64, would not look at the pool again: such a run is not
+    // counted, and the loop is run again until three runs of each kind had a thief.
     // ORDERING: the flags carry no data; Release/Acquire only so that the wait is not
     // reordered around the store, Relaxed for the resets between runs (no thread is running).
     let upper_seen = AtomicBool::new(false);
@@ -531,6 +533,8 @@ fn plain_sum_depends_on_where_work_is_cut_and_deterministic_does_not() {
         if i >= LEN / 2 {
             upper_seen.store(true, AtomicOrdering::Release);
         } else if i == 0 {
+            std::thread::sleep(Duration::from_millis(1));
+        } else if i == 64 {
             let start = Instant::now();
             while start.elapsed() < Duration::from_secs(1) {
                 if upper_seen.load(AtomicOrdering::Acquire) {

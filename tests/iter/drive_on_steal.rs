@@ -968,3 +968,182 @@ fn a_filter_passes_a_long_input_on_whole_unless_its_consumer_may_stop_early() {
     assert_eq!(calls.iter().sum::<usize>(), want.len(), "{calls:?}");
     assert!(calls.len() > 3, "{calls:?}");
 }
+
+#[test]
+fn small_loops_of_cheap_items_share_nothing_even_with_an_idle_worker() {
+    // A sequential loop of 256-item parallel loops in a 2-thread pool whose other worker is
+    // idle: each loop times its first claim (2 items), sees the rest take far less than a
+    // claim's worth of time, and folds it privately: no steal-me is published and no range
+    // is stolen. Before, every such loop published its steal-me at once (an idle worker
+    // counts). A claim slowed by preemption may still share: hence "most loops".
+    use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+    let pool = pool(2);
+    let loops = 400;
+    let v = random_values(256 * loops, 0x5EED_0023);
+    let inits = AtomicU64::new(0);
+    let before = pool.stats();
+    let (sums, collected): (Vec<u64>, Vec<Vec<u64>>) = pool.install(|| {
+        v.chunks(256)
+            .map(|c| {
+                let sum = c
+                    .par_iter()
+                    .map_init(|| inits.fetch_add(1, Relaxed), |_, &x| x >> 3)
+                    .sum::<u64>();
+                (sum, c.par_iter().map(|&x| x ^ 5).collect::<Vec<u64>>())
+            })
+            .unzip()
+    });
+    let delta = pool.stats() - before;
+    let want: Vec<u64> = v
+        .chunks(256)
+        .map(|c| c.iter().map(|&x| x >> 3).sum())
+        .collect();
+    assert_eq!(sums, want);
+    let want: Vec<Vec<u64>> = v
+        .chunks(256)
+        .map(|c| c.iter().map(|&x| x ^ 5).collect())
+        .collect();
+    assert_eq!(collected, want);
+    let parallel_loops = 2 * loops as u64;
+    assert!(
+        delta.forks_published < parallel_loops / 2,
+        "{parallel_loops} loops: {delta:?}"
+    );
+    assert!(
+        delta.range_steals < parallel_loops / 2,
+        "{parallel_loops} loops: {delta:?}"
+    );
+    // One folder per owner: one `init` per loop plus one per steal.
+    let inits = inits.into_inner();
+    assert!(
+        (loops as u64..=loops as u64 + delta.range_steals).contains(&inits),
+        "{inits} inits: {delta:?}"
+    );
+}
+
+#[test]
+fn a_long_loop_of_slow_items_is_shared_after_its_timed_first_claim() {
+    // 256 items of 200 µs each: the timed first claim (2 items) shows the rest to be far
+    // more than a claim's worth, so the range is shared at once and the idle worker takes
+    // part of it.
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::time::Duration;
+    let pool = pool(2);
+    let elsewhere = AtomicUsize::new(0);
+    let before = pool.stats();
+    let v: Vec<usize> = pool.install(|| {
+        let owner = weft::current_thread_index();
+        (0..256usize)
+            .into_par_iter()
+            .map(|i| {
+                if weft::current_thread_index() != owner {
+                    elsewhere.fetch_add(1, Ordering::SeqCst);
+                }
+                std::thread::sleep(Duration::from_micros(200));
+                i * 7
+            })
+            .collect()
+    });
+    let delta = pool.stats() - before;
+    assert_eq!(v, (0..256).map(|i| i * 7).collect::<Vec<_>>());
+    assert!(elsewhere.into_inner() > 0, "{delta:?}");
+    assert!(delta.range_steals >= 1, "{delta:?}");
+}
+
+#[test]
+fn loops_around_the_timed_start_length_match_sequential_in_every_pool() {
+    // Lengths just below, at and above 64 items per thread (the shortest loop whose first
+    // claim is timed before anything is shared), and long ones; consumers that continue
+    // one folder, collect in order, stop early, or refuse a timed start (`with_min_len`,
+    // `with_max_len`).
+    let v = random_values(70_000, 0x5EED_0024);
+    for threads in [2, 3, 8] {
+        let pool = pool(threads);
+        let edge = 64 * threads;
+        for n in [edge - 1, edge, edge + 1, 2 * edge + 3, 4096, 4097, 70_000] {
+            let s = &v[..n];
+            let what = format!("{threads} threads, n = {n}");
+            let (sum, mapped, first, last_match, chunked) = pool.install(|| {
+                (
+                    s.par_iter().map(|&x| x % 1000).sum::<u64>(),
+                    s.par_iter().map(|&x| x >> 2).collect::<Vec<u64>>(),
+                    s.par_iter().position_first(|&x| x == s[n - 1]),
+                    s.par_iter().position_last(|&x| x == s[n / 2]),
+                    s.par_iter()
+                        .with_max_len(100)
+                        .with_min_len(3)
+                        .map(|&x| x & 0xFF)
+                        .collect::<Vec<u64>>(),
+                )
+            });
+            assert_eq!(sum, s.iter().map(|&x| x % 1000).sum::<u64>(), "{what}");
+            assert_eq!(
+                mapped,
+                s.iter().map(|&x| x >> 2).collect::<Vec<_>>(),
+                "{what}"
+            );
+            assert_eq!(first, s.iter().position(|&x| x == s[n - 1]), "{what}");
+            // Values are random 40-bit numbers: the middle one occurs once.
+            assert_eq!(last_match, s.iter().rposition(|&x| x == s[n / 2]), "{what}");
+            assert_eq!(
+                chunked,
+                s.iter().map(|&x| x & 0xFF).collect::<Vec<_>>(),
+                "{what}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_panic_in_a_timed_loop_reaches_the_caller_and_drops_every_item_once() {
+    // A panic in the timed first claim, in the privately folded rest, or (slow items) in a
+    // shared rest: it reaches the caller and every item is dropped exactly once.
+    use std::panic::{catch_unwind, AssertUnwindSafe};
+    use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+    struct Tracked<'a>(usize, &'a [AtomicUsize]);
+    impl Drop for Tracked<'_> {
+        fn drop(&mut self) {
+            self.1[self.0].fetch_add(1, Relaxed);
+        }
+    }
+    let pool = pool(2);
+    let n = 512usize;
+    for (poison, slow) in [
+        (0, false),
+        (3, false),
+        (300, false),
+        (511, false),
+        (400, true),
+    ] {
+        let drops: Vec<AtomicUsize> = (0..n).map(|_| AtomicUsize::new(0)).collect();
+        let items: Vec<Tracked<'_>> = (0..n).map(|id| Tracked(id, &drops)).collect();
+        let result = pool.install(|| {
+            catch_unwind(AssertUnwindSafe(|| {
+                items
+                    .into_par_iter()
+                    .map(|item| {
+                        if slow {
+                            std::thread::sleep(std::time::Duration::from_micros(20));
+                        }
+                        assert!(item.0 != poison, "poisoned item {poison}");
+                        item
+                    })
+                    .collect::<Vec<_>>()
+            }))
+        });
+        let what = format!("panic at {poison}, slow items: {slow}");
+        let Err(payload) = result else {
+            panic!("{what}: no panic came through")
+        };
+        let message = payload.downcast_ref::<String>().expect(&what);
+        assert_eq!(message, &format!("poisoned item {poison}"), "{what}");
+        for (id, count) in drops.iter().enumerate() {
+            assert_eq!(count.load(Relaxed), 1, "{what}: item {id}");
+        }
+    }
+    // The pool is still usable.
+    assert_eq!(
+        pool.install(|| (0..1000u64).into_par_iter().sum::<u64>()),
+        499_500
+    );
+}
