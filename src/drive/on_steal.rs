@@ -38,7 +38,9 @@
 //! 3. **Private start** ([`own_privately`]). A tiny loop that no idle worker would take is
 //!    claimed and folded chunk by chunk on the cursor alone, and shared only once an idle
 //!    worker would take its unclaimed part. Inline loops longer than a claim go on here
-//!    too.
+//!    too. A loop of at least 64 items per thread folds its first claim privately and
+//!    times it ([`own_timed_start`]): if the rest fits in one claim at that rate, it is
+//!    folded here too, and nothing is ever shared.
 //! 4. **Share** ([`share`]): the unclaimed indices go into a hand-off, and the owner
 //!    **offers** them ([`Owner::offer`]): a `join` whose `a` is the owner's loop and whose
 //!    `b` is steal-me, a private fork of the worker until some worker is idle.
