@@ -92,10 +92,11 @@ const PRIVATE_ITEMS: usize = 8;
 /// them on two workers.
 const TIMED_START_ITEMS_PER_THREAD: usize = 64;
 
-/// The longest timed first claim: enough cheap items that the clock's own cost (two reads,
-/// about 25 ns) does not make a loop of a few thousand of them look slow, few enough that
-/// a thief of a long loop waits only a few of its items.
-const TIMED_START_ITEMS: usize = 64;
+/// The longest timed first claim. Few items, because loops nested in them cannot be folded
+/// inline yet (no rate is known, so each takes the shared path, as in the first item of any
+/// owner); enough that the clock's own cost (two reads, about 25 ns) does not make a loop
+/// of a thousand cheap items look longer than a claim's worth.
+const TIMED_START_ITEMS: usize = 4;
 
 /// A loop nested in an owner's cheap items and allowed inline (`pool::fold_inline`) is
 /// folded whole up to this many items, and in private claims of this many items if longer,

@@ -520,7 +520,7 @@ fn plain_sum_depends_on_where_work_is_cut_and_deterministic_does_not() {
     // Item 64 waits (up to a second) until some worker has folded an item of the upper half:
     // then a thief took that half while the owner was still near the start, which cuts the
     // plain sum. Item 0 takes a millisecond, so that a driver which times its first claim
-    // (at most 64 items) before sharing sees slow items and shares the rest at once; item
+    // (a few items) before sharing sees slow items and shares the rest at once; item
     // 64 is the first item after any such claim. The owner offers its steal-me to a worker
     // that is idle; on a loaded machine the other worker may not be idle yet, and the
     // owner, waiting inside item 64, would not look at the pool again: such a run is not

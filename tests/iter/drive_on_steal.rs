@@ -235,17 +235,20 @@ fn a_tiny_loop_is_shared_once_a_worker_falls_idle() {
     assert!(delta.range_steals >= 1, "{delta:?}");
 }
 
+/// An item that counts its drops in a shared per-item table (the panic tests: every item
+/// dropped exactly once).
+struct Tracked<'a>(usize, &'a [std::sync::atomic::AtomicUsize]);
+
+impl Drop for Tracked<'_> {
+    fn drop(&mut self) {
+        self.1[self.0].fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
 #[test]
 fn a_panic_in_a_private_tiny_loop_reaches_the_caller_and_drops_every_item_once() {
     use std::panic::{catch_unwind, AssertUnwindSafe};
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
-    /// Counts its drops in a shared per-item table.
-    struct Tracked<'a>(usize, &'a [AtomicUsize]);
-    impl Drop for Tracked<'_> {
-        fn drop(&mut self) {
-            self.1[self.0].fetch_add(1, Relaxed);
-        }
-    }
     let pool = pool(2);
     for n in [3usize, 8] {
         for poison in 0..n {
@@ -789,13 +792,6 @@ fn a_search_in_loops_nested_in_cheap_items_stops_at_its_match() {
 fn a_panic_in_a_loop_nested_in_cheap_items_reaches_the_caller_and_drops_every_item_once() {
     use std::panic::{catch_unwind, AssertUnwindSafe};
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
-    /// Counts its drops in a shared per-item table.
-    struct Tracked<'a>(usize, &'a [AtomicUsize]);
-    impl Drop for Tracked<'_> {
-        fn drop(&mut self) {
-            self.1[self.0].fetch_add(1, Relaxed);
-        }
-    }
     let pool = pool(2);
     let (outer, inner) = (300usize, 24usize);
     for poison in [5, outer * inner / 2 + 7, outer * inner - 1] {
@@ -1100,12 +1096,6 @@ fn a_panic_in_a_timed_loop_reaches_the_caller_and_drops_every_item_once() {
     // shared rest: it reaches the caller and every item is dropped exactly once.
     use std::panic::{catch_unwind, AssertUnwindSafe};
     use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
-    struct Tracked<'a>(usize, &'a [AtomicUsize]);
-    impl Drop for Tracked<'_> {
-        fn drop(&mut self) {
-            self.1[self.0].fetch_add(1, Relaxed);
-        }
-    }
     let pool = pool(2);
     let n = 512usize;
     for (poison, slow) in [
