@@ -85,9 +85,10 @@ const PRIVATE_ITEMS: usize = 8;
 
 /// A loop of at least this many items per thread, on a pool of more than one, starts with
 /// a timed private claim ([`own_timed_start`]) of at most [`TIMED_START_ITEMS`] items and at
-/// most this fraction of a thread's share, so a thief that cannot take part of the loop
-/// until that claim is folded waits at most 1/64 of what it would fold anyway (a loop of
-/// `64 * threads` items of equal cost loses at most about 1.6% of its time). Shorter
+/// most one item per this many of a thread's share (`len / threads / 64`), so a thief that
+/// cannot take part of the loop until that claim is folded waits at most 1/64 of what it
+/// would fold anyway (a loop of `64 * threads` items of equal cost loses at most about 1.6%
+/// of its time). Shorter
 /// loops are offered before their first item runs, so that a loop of two slow items runs
 /// them on two workers.
 const TIMED_START_ITEMS_PER_THREAD: usize = 64;
