@@ -245,6 +245,16 @@ impl Drop for Tracked<'_> {
     }
 }
 
+/// The result of a `catch_unwind` around a loop whose item `poison` panics with "poisoned
+/// item {poison}": that panic, and no other, reached the caller.
+fn assert_poison_came_through<T>(result: std::thread::Result<T>, poison: usize, what: &str) {
+    let Err(payload) = result else {
+        panic!("{what}: no panic came through")
+    };
+    let message = payload.downcast_ref::<String>().expect(what);
+    assert_eq!(message, &format!("poisoned item {poison}"), "{what}");
+}
+
 #[test]
 fn a_panic_in_a_private_tiny_loop_reaches_the_caller_and_drops_every_item_once() {
     use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -266,11 +276,7 @@ fn a_panic_in_a_private_tiny_loop_reaches_the_caller_and_drops_every_item_once()
                 }))
             });
             let what = format!("n = {n}, panic at {poison}: {delta:?}");
-            let Err(payload) = result else {
-                panic!("{what}: no panic came through")
-            };
-            let message = payload.downcast_ref::<String>().expect(&what);
-            assert_eq!(message, &format!("poisoned item {poison}"), "{what}");
+            assert_poison_came_through(result, poison, &what);
             assert_eq!(delta.range_steals, 0, "{what}");
             for (id, count) in drops.iter().enumerate() {
                 assert_eq!(count.load(Relaxed), 1, "{what}: item {id}");
@@ -816,11 +822,7 @@ fn a_panic_in_a_loop_nested_in_cheap_items_reaches_the_caller_and_drops_every_it
             }))
         });
         let what = format!("panic at {poison}: {delta:?}");
-        let Err(payload) = result else {
-            panic!("{what}: no panic came through")
-        };
-        let message = payload.downcast_ref::<String>().expect(&what);
-        assert_eq!(message, &format!("poisoned item {poison}"), "{what}");
+        assert_poison_came_through(result, poison, &what);
         // One owner folds the outer items in order and stops at the panic: the items of
         // the inner loops up to the poisoned one were made and are dropped once, the later
         // ones were never made.
@@ -1122,11 +1124,7 @@ fn a_panic_in_a_timed_loop_reaches_the_caller_and_drops_every_item_once() {
             }))
         });
         let what = format!("panic at {poison}, slow items: {slow}");
-        let Err(payload) = result else {
-            panic!("{what}: no panic came through")
-        };
-        let message = payload.downcast_ref::<String>().expect(&what);
-        assert_eq!(message, &format!("poisoned item {poison}"), "{what}");
+        assert_poison_came_through(result, poison, &what);
         for (id, count) in drops.iter().enumerate() {
             assert_eq!(count.load(Relaxed), 1, "{what}: item {id}");
         }
