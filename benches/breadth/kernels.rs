@@ -38,6 +38,31 @@ pub(crate) fn small_loops(i: &Input, _: &mut [u64]) -> u64 {
         .map(|c| c.par_iter().sum::<u64>())
         .sum()
 }
+pub(crate) fn small_loops_64(i: &Input, _: &mut [u64]) -> u64 {
+    // The same with 64-item loops (32 items per thread at 2 threads: timed, not offered).
+    i.v[..i.v.len() / 32]
+        .chunks(64)
+        .map(|c| c.par_iter().sum::<u64>())
+        .sum()
+}
+pub(crate) fn small_loops_16(i: &Input, _: &mut [u64]) -> u64 {
+    // The same with 16-item loops (8 items per thread at 2 threads: offered at once).
+    i.v[..i.v.len() / 128]
+        .chunks(16)
+        .map(|c| c.par_iter().sum::<u64>())
+        .sum()
+}
+pub(crate) fn coarse_chunks_32(i: &Input, _: &mut [u64]) -> u64 {
+    // 32 slow items (a dependent chain over 1/32 of the input each): what a loop of few
+    // slow items loses when its first item runs before anything is offered.
+    i.v.par_chunks(i.v.len().div_ceil(32))
+        .map(|c| {
+            c.iter().fold(0u64, |a, &x| {
+                (a ^ x).rotate_left(5).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            })
+        })
+        .reduce(|| 0, |a, b| a ^ b)
+}
 pub(crate) fn chunks_sum(i: &Input, _: &mut [u64]) -> u64 {
     i.v.par_chunks(1000)
         .map(|c| c.iter().map(|&x| x >> 4).sum::<u64>())
@@ -748,6 +773,9 @@ pub(crate) const ALL: &[(&str, Kernel)] = &[
     ("flat_map_iter_sum", flat_map_iter_sum),
     ("flat_map_nested_sum", flat_map_nested_sum),
     ("small_loops", small_loops),
+    ("small_loops_64", small_loops_64),
+    ("small_loops_16", small_loops_16),
+    ("coarse_chunks_32", coarse_chunks_32),
     ("chunks_sum", chunks_sum),
     ("fold_reduce", fold_reduce),
     ("min_by_key", min_by_key),

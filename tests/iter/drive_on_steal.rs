@@ -969,96 +969,109 @@ fn a_filter_passes_a_long_input_on_whole_unless_its_consumer_may_stop_early() {
 
 #[test]
 fn small_loops_of_cheap_items_share_nothing_even_with_an_idle_worker() {
-    // A sequential loop of 256-item parallel loops in a 2-thread pool whose other worker is
-    // idle: each loop times its first claim (2 items), sees the rest take far less than a
-    // claim's worth of time, and folds it privately: no steal-me is published and no range
-    // is stolen. Before, every such loop published its steal-me at once (an idle worker
-    // counts). A claim slowed by preemption may still share: hence "most loops".
+    // A sequential loop of 32-, 64- and 256-item parallel loops in a 2-thread pool whose
+    // other worker is idle: each loop times its first claim (1 or 2 items), sees the rest
+    // take far less than a claim's worth of time, and folds it privately: no steal-me is
+    // published and no range is stolen. Before, every such loop published its steal-me at
+    // once (an idle worker counts). A claim slowed by preemption may still share: hence
+    // "most loops".
     use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
     let pool = pool(2);
     let loops = 400;
-    let v = random_values(256 * loops, 0x5EED_0023);
-    let inits = AtomicU64::new(0);
-    let before = pool.stats();
-    let (sums, collected): (Vec<u64>, Vec<Vec<u64>>) = pool.install(|| {
-        v.chunks(256)
-            .map(|c| {
-                let sum = c
-                    .par_iter()
-                    .map_init(|| inits.fetch_add(1, Relaxed), |_, &x| x >> 3)
-                    .sum::<u64>();
-                (sum, c.par_iter().map(|&x| x ^ 5).collect::<Vec<u64>>())
-            })
-            .unzip()
-    });
-    let delta = pool.stats() - before;
-    let want: Vec<u64> = v
-        .chunks(256)
-        .map(|c| c.iter().map(|&x| x >> 3).sum())
-        .collect();
-    assert_eq!(sums, want);
-    let want: Vec<Vec<u64>> = v
-        .chunks(256)
-        .map(|c| c.iter().map(|&x| x ^ 5).collect())
-        .collect();
-    assert_eq!(collected, want);
-    let parallel_loops = 2 * loops as u64;
-    assert!(
-        delta.forks_published < parallel_loops / 2,
-        "{parallel_loops} loops: {delta:?}"
-    );
-    assert!(
-        delta.range_steals < parallel_loops / 2,
-        "{parallel_loops} loops: {delta:?}"
-    );
-    // One folder per owner: one `init` per loop plus one per steal.
-    let inits = inits.into_inner();
-    assert!(
-        (loops as u64..=loops as u64 + delta.range_steals).contains(&inits),
-        "{inits} inits: {delta:?}"
-    );
+    for len in [32, 64, 256] {
+        let v = random_values(len * loops, 0x5EED_0023 + len as u64);
+        let inits = AtomicU64::new(0);
+        let before = pool.stats();
+        let (sums, collected): (Vec<u64>, Vec<Vec<u64>>) = pool.install(|| {
+            v.chunks(len)
+                .map(|c| {
+                    let sum = c
+                        .par_iter()
+                        .map_init(|| inits.fetch_add(1, Relaxed), |_, &x| x >> 3)
+                        .sum::<u64>();
+                    (sum, c.par_iter().map(|&x| x ^ 5).collect::<Vec<u64>>())
+                })
+                .unzip()
+        });
+        let delta = pool.stats() - before;
+        let what = format!("{len}-item loops: {delta:?}");
+        let want: Vec<u64> = v
+            .chunks(len)
+            .map(|c| c.iter().map(|&x| x >> 3).sum())
+            .collect();
+        assert_eq!(sums, want, "{what}");
+        let want: Vec<Vec<u64>> = v
+            .chunks(len)
+            .map(|c| c.iter().map(|&x| x ^ 5).collect())
+            .collect();
+        assert_eq!(collected, want, "{what}");
+        let parallel_loops = 2 * loops as u64;
+        assert!(delta.forks_published < parallel_loops / 2, "{what}");
+        assert!(delta.range_steals < parallel_loops / 2, "{what}");
+        // One folder per owner: one `init` per loop plus one per steal.
+        let inits = inits.into_inner();
+        assert!(
+            (loops as u64..=loops as u64 + delta.range_steals).contains(&inits),
+            "{inits} inits, {what}"
+        );
+    }
 }
 
 #[test]
 fn a_long_loop_of_slow_items_is_shared_after_its_timed_first_claim() {
-    // 256 items of 200 µs each: the timed first claim (2 items) shows the rest to be far
-    // more than a claim's worth, so the range is shared at once and the idle worker takes
-    // part of it.
+    // 256 items of 200 µs (a first claim of 2 items) and 32 of 1 ms (the shortest timed loop
+    // at two threads, a first claim of 1 item): the timed first claim shows the rest to be
+    // far more than a claim's worth, so the range is shared at once and the idle worker
+    // takes part of it.
     use std::sync::atomic::{AtomicUsize, Ordering};
     use std::time::Duration;
     let pool = pool(2);
-    let elsewhere = AtomicUsize::new(0);
-    let before = pool.stats();
-    let v: Vec<usize> = pool.install(|| {
-        let owner = weft::current_thread_index();
-        (0..256usize)
-            .into_par_iter()
-            .map(|i| {
-                if weft::current_thread_index() != owner {
-                    elsewhere.fetch_add(1, Ordering::SeqCst);
-                }
-                std::thread::sleep(Duration::from_micros(200));
-                i * 7
-            })
-            .collect()
-    });
-    let delta = pool.stats() - before;
-    assert_eq!(v, (0..256).map(|i| i * 7).collect::<Vec<_>>());
-    assert!(elsewhere.into_inner() > 0, "{delta:?}");
-    assert!(delta.range_steals >= 1, "{delta:?}");
+    for (len, micros) in [(256usize, 200), (32, 1000)] {
+        let elsewhere = AtomicUsize::new(0);
+        let before = pool.stats();
+        let v: Vec<usize> = pool.install(|| {
+            let owner = weft::current_thread_index();
+            (0..len)
+                .into_par_iter()
+                .map(|i| {
+                    if weft::current_thread_index() != owner {
+                        elsewhere.fetch_add(1, Ordering::SeqCst);
+                    }
+                    std::thread::sleep(Duration::from_micros(micros));
+                    i * 7
+                })
+                .collect()
+        });
+        let delta = pool.stats() - before;
+        assert_eq!(v, (0..len).map(|i| i * 7).collect::<Vec<_>>());
+        assert!(elsewhere.into_inner() > 0, "{len} items: {delta:?}");
+        assert!(delta.range_steals >= 1, "{len} items: {delta:?}");
+    }
 }
 
 #[test]
 fn loops_around_the_timed_start_length_match_sequential_in_every_pool() {
-    // Lengths just below, at and above 64 items per thread (the shortest loop whose first
-    // claim is timed before anything is shared), and long ones; consumers that continue
-    // one folder, collect in order, stop early, or refuse a timed start (`with_min_len`,
-    // `with_max_len`).
+    // Lengths just below, at and above 16 items per thread (the shortest loop whose first
+    // claim is timed before anything is shared) and 64 and 128 per thread (where the first
+    // claim grows to 2 items), and long ones; consumers that continue one folder, collect
+    // in order, stop early, or refuse a timed start (`with_min_len`, `with_max_len`).
     let v = random_values(70_000, 0x5EED_0024);
     for threads in [2, 3, 8] {
         let pool = pool(threads);
-        let edge = 64 * threads;
-        for n in [edge - 1, edge, edge + 1, 2 * edge + 3, 4096, 4097, 70_000] {
+        let (shortest, edge) = (16 * threads, 64 * threads);
+        for n in [
+            shortest - 1,
+            shortest,
+            shortest + 1,
+            edge - 1,
+            edge,
+            edge + 1,
+            2 * edge - 1,
+            2 * edge + 3,
+            4096,
+            4097,
+            70_000,
+        ] {
             let s = &v[..n];
             let what = format!("{threads} threads, n = {n}");
             let (sum, mapped, first, last_match, chunked) = pool.install(|| {
@@ -1099,13 +1112,17 @@ fn a_panic_in_a_timed_loop_reaches_the_caller_and_drops_every_item_once() {
     use std::panic::{catch_unwind, AssertUnwindSafe};
     use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
     let pool = pool(2);
-    let n = 512usize;
-    for (poison, slow) in [
-        (0, false),
-        (3, false),
-        (300, false),
-        (511, false),
-        (400, true),
+    // 512 items: a first claim of 4; 40: the shortest timed loops, a first claim of 1.
+    for (n, poison, slow) in [
+        (512usize, 0, false),
+        (512, 3, false),
+        (512, 300, false),
+        (512, 511, false),
+        (512, 400, true),
+        (40, 0, false),
+        (40, 1, false),
+        (40, 39, false),
+        (40, 30, true),
     ] {
         let drops: Vec<AtomicUsize> = (0..n).map(|_| AtomicUsize::new(0)).collect();
         let items: Vec<Tracked<'_>> = (0..n).map(|id| Tracked(id, &drops)).collect();
@@ -1123,7 +1140,7 @@ fn a_panic_in_a_timed_loop_reaches_the_caller_and_drops_every_item_once() {
                     .collect::<Vec<_>>()
             }))
         });
-        let what = format!("panic at {poison}, slow items: {slow}");
+        let what = format!("{n} items, panic at {poison}, slow items: {slow}");
         assert_poison_came_through(result, poison, &what);
         for (id, count) in drops.iter().enumerate() {
             assert_eq!(count.load(Relaxed), 1, "{what}: item {id}");
