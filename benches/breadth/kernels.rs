@@ -31,26 +31,24 @@ pub(crate) fn flat_map_nested_sum(i: &Input, _: &mut [u64]) -> u64 {
         .map(|&x| x >> 1)
         .sum()
 }
-pub(crate) fn small_loops(i: &Input, _: &mut [u64]) -> u64 {
-    // A sequential loop of 256-item parallel loops: what each small `par_iter` costs.
-    i.v[..i.v.len() / 8]
-        .chunks(256)
+/// A sequential loop of `len`-item parallel loops, one per 2,048 input items: what
+/// each small `par_iter` costs.
+fn small_loops_of(i: &Input, len: usize) -> u64 {
+    i.v[..i.v.len() / 2048 * len]
+        .chunks(len)
         .map(|c| c.par_iter().sum::<u64>())
         .sum()
+}
+pub(crate) fn small_loops(i: &Input, _: &mut [u64]) -> u64 {
+    small_loops_of(i, 256)
 }
 pub(crate) fn small_loops_64(i: &Input, _: &mut [u64]) -> u64 {
-    // The same with 64-item loops (32 items per thread at 2 threads: timed, not offered).
-    i.v[..i.v.len() / 32]
-        .chunks(64)
-        .map(|c| c.par_iter().sum::<u64>())
-        .sum()
+    // 32 items per thread at 2 threads: timed, not offered.
+    small_loops_of(i, 64)
 }
 pub(crate) fn small_loops_16(i: &Input, _: &mut [u64]) -> u64 {
-    // The same with 16-item loops (8 items per thread at 2 threads: offered at once).
-    i.v[..i.v.len() / 128]
-        .chunks(16)
-        .map(|c| c.par_iter().sum::<u64>())
-        .sum()
+    // 8 items per thread at 2 threads: offered at once.
+    small_loops_of(i, 16)
 }
 pub(crate) fn coarse_chunks_32(i: &Input, _: &mut [u64]) -> u64 {
     // 32 slow items (a dependent chain over 1/32 of the input each): what a loop of few
