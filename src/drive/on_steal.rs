@@ -87,11 +87,11 @@ const PRIVATE_ITEMS: usize = 8;
 /// a timed private claim ([`own_timed_start`]), so a thief that cannot take part of the
 /// loop until that claim is folded waits at most 1/16 of what it would fold anyway: a loop
 /// of `16 * threads` equal items takes up to `(1 - 1 / threads) / 16` longer than if it had
-/// been offered at once (3% at two threads; 32 items of 200 µs measured 3.5 ms against 3.4),
-/// a longer one less. Shorter loops are offered
-/// before their first item runs, so that a loop of two slow items runs them on two
-/// workers. 16, not more: at 2 threads a sequential loop of 32- or 64-item loops of cheap
-/// items took 320-350 ns per loop with the offer (Rayon's 140-290) and 80-105 ns without.
+/// been offered at once (3% at two threads; 32 items of 200 µs measured 3.5 ms against
+/// 3.4), a longer one less. Shorter loops are offered before their first item runs, so
+/// that a loop of two slow items runs them on two workers. 16, not more: at 2 threads a
+/// sequential loop of 32- or 64-item loops of cheap items took 320-350 ns per loop with
+/// the offer (Rayon's 140-290) and 80-105 ns without.
 const TIMED_START_MIN_PER_THREAD: usize = 16;
 
 /// The timed first claim takes one item per this many of a thread's share

@@ -1052,8 +1052,8 @@ fn a_long_loop_of_slow_items_is_shared_after_its_timed_first_claim() {
 #[test]
 fn loops_around_the_timed_start_length_match_sequential_in_every_pool() {
     // Lengths just below, at and above 16 items per thread (the shortest loop whose first
-    // claim is timed before anything is shared) and 64 and 128 per thread (where the first
-    // claim grows to 2 items), and long ones; consumers that continue one folder, collect
+    // claim is timed before anything is shared), 64 per thread (the shortest before) and
+    // 128 (where the first claim grows to 2 items), and long ones; consumers that continue one folder, collect
     // in order, stop early, or refuse a timed start (`with_min_len`, `with_max_len`).
     let v = random_values(70_000, 0x5EED_0024);
     for threads in [2, 3, 8] {
