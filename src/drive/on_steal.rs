@@ -486,7 +486,7 @@ where
         folder,
         below: piece.below,
     };
-    if !cursor.rest_fits_one_claim() {
+    if !cursor.rest_is_short() {
         return share(cursor, None, run, None, unclaimed);
     }
     record_event(Event::ChunkTaken, 1);

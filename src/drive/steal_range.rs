@@ -60,14 +60,36 @@ const BLOCK_TIME_TARGET: Duration = Duration::from_micros(50);
 /// (see [`OwnerCursor::block_took`]). A claim costs a few hundred instructions (the RMW,
 /// the hand-off lock, a producer and a consumer split): without this floor a range of a few
 /// hundred cheap items took about 40 claims, which made a small parallel loop several times
-/// slower than Rayon's. A thief waits at most this long for work the owner has claimed,
-/// well under a block ([`BLOCK_TIME_TARGET`]), which bounds how late a steal is noticed anyway.
-const CLAIM_TIME_FLOOR: Duration = Duration::from_micros(10);
+/// slower than Rayon's. A thief waits at most this long for work the owner has claimed.
+/// 2 µs, not more: the floor overrides the eighth-of-the-rest cap, so it is also the most
+/// the owner takes out of a thief's reach in one claim. At 10 µs a loop of 10-30 µs
+/// (32 items of 400 ns, 64 of 400 ns, 32 of 800 ns, at 2 threads) kept most of its items on
+/// the owner and took 1.3-1.5 times Rayon's time; at 2 µs it ties.
+const CLAIM_TIME_FLOOR: Duration = Duration::from_micros(2);
+
+/// A loop whose rest takes at most this long at the rate of its timed first claim is folded
+/// by its owner alone ([`OwnerCursor::rest_is_short`]): sharing it costs a thief's round
+/// trip (the owner waits for the stolen part, a few hundred nanoseconds on two cores) and
+/// would save at most half of it. Measured at 2 threads, sequential loops of loops
+/// (`benches/RESULTS.md`, seventeenth pass): 2.9 µs loops took 2.95 µs folded alone and
+/// 3.1 shared, 8.3 µs loops 8.5 alone and 5.9 shared. The rate of a claim of one to four
+/// cheap items is mostly the two clock reads around it, so this also has to cover a loop of
+/// a few hundred cheap items whose first item seems to take 10-15 ns.
+const SHORT_REST_TIME: Duration = Duration::from_micros(4);
+
+/// A loop nested in an owner's items is folded inline only if these take less than this
+/// each ([`OwnerCursor::nested_inline_limit`]).
+const INLINE_ITEM_TIME_LIMIT: Duration = Duration::from_micros(10);
 
 /// A loop nested in an owner's cheap items is folded whole if it is at most this many items
 /// per nanosecond of an item's time ([`OwnerCursor::nested_inline_limit`]): a nested loop
 /// whose items cost at least 1/16 ns each takes at most 16 times an average item.
-const INLINE_ITEMS_PER_NS: u32 = 16;
+const INLINE_ITEMS_PER_NS: u64 = 16;
+
+/// The measured rate is items per nanosecond in fixed point with this many fraction bits
+/// (`OwnerCursor::rate`): one division per timed block, and every length derived from it
+/// is a multiplication.
+const RATE_SHIFT: u32 = 32;
 
 /// The shared word: `low` in bits 0..32, `high` in bits 32..64. The owner's `fetch_add` adds
 /// to `low` directly; it never carries into `high` because the owner keeps
@@ -182,9 +204,11 @@ pub(crate) struct OwnerCursor {
     high_seen: u32,
     next_len: u32,
     block_len: u32,
-    /// The shortest claim: about [`CLAIM_TIME_FLOOR`] of items at the last block's rate;
-    /// 0 before any block is timed.
-    claim_floor: u32,
+    /// The last timed block's rate: items per nanosecond, times `2^RATE_SHIFT`, rounded up
+    /// (so that a span of whole items comes out whole); 0 before any block is timed.
+    /// Sets the claim floor ([`CLAIM_TIME_FLOOR`] of items), the short rest of a timed
+    /// start ([`SHORT_REST_TIME`]) and the nested inline limit.
+    rate: u64,
     /// The last block took at least half the target: items are slow.
     slow: bool,
     /// The length of a chunk the owner has claimed from the word but not handed out yet:
@@ -215,7 +239,7 @@ impl OwnerCursor {
             next_len: limits.min_len,
             // No measurement yet: a chunk is one block until one is seen to be slow.
             block_len: u32::MAX,
-            claim_floor: 0,
+            rate: 0,
             slow: false,
             pending: 0,
             limits,
@@ -415,18 +439,19 @@ impl OwnerCursor {
     /// lets the next one double; in between the length stays. Cheap items thus get long
     /// blocks (often the whole chunk), expensive ones about 50 µs each.
     ///
-    /// The same measurement sets the claim floor (the only way time enters the claims): the next claims cover at least about
-    /// [`CLAIM_TIME_FLOOR`] of items at this block's rate. The block's time includes the
-    /// claim and the clock read before it, so the rate errs on the slow side and the floor
-    /// on the short side. Slow items (a floor below `min_len`) leave the claims as they are.
+    /// The same measurement sets the claim floor (the only way time enters the claims): the
+    /// next claims cover at least about [`CLAIM_TIME_FLOOR`] of items at this block's rate.
+    /// The block's time includes the claim and the clock read before it, so the rate errs on
+    /// the slow side and the floor on the short side. Slow items (a floor below `min_len`)
+    /// leave the claims as they are.
     pub(crate) fn block_took(&mut self, len: u32, elapsed: Duration) {
-        // 64-bit arithmetic (a 128-bit division is a libcall): `len < 2^32` times a target
-        // of 50 000 ns cannot overflow.
+        // 64-bit arithmetic (a 128-bit division is a libcall): `len < 2^32` shifted by 32
+        // fits, and so does `len` times a target of 50 000 ns.
         let elapsed_ns = u64::try_from(elapsed.as_nanos()).unwrap_or(u64::MAX);
-        let floor_ns = CLAIM_TIME_FLOOR.as_nanos() as u64;
-        self.claim_floor = (u64::from(len) * floor_ns)
+        self.rate = (u64::from(len) << RATE_SHIFT)
             .checked_div(elapsed_ns)
-            .map_or(u32::MAX, |floor| u32::try_from(floor).unwrap_or(u32::MAX));
+            // Rounded up: 1 item in 200 ns is 10 items in 2 µs, not 9.
+            .map_or(u64::MAX, |rate| rate.saturating_add(1));
         self.slow = elapsed >= BLOCK_TIME_TARGET / 2;
         if elapsed > BLOCK_TIME_TARGET {
             // `elapsed` exceeds the target here, so `scaled` is below `len`.
@@ -448,17 +473,37 @@ impl OwnerCursor {
         self.slow
     }
 
+    /// The items `span` covers at the last timed block's rate, rounded down (0 before any
+    /// block is timed, `u32::MAX` after a block timed at zero).
+    #[inline]
+    fn items_in(&self, span: Duration) -> u32 {
+        let items = self.rate.saturating_mul(span.as_nanos() as u64) >> RATE_SHIFT;
+        u32::try_from(items).unwrap_or(u32::MAX)
+    }
+
+    /// The shortest claim: about [`CLAIM_TIME_FLOOR`] of items at the last block's rate; 0
+    /// before any block is timed.
+    #[inline]
+    fn claim_floor(&self) -> u32 {
+        self.items_in(CLAIM_TIME_FLOOR)
+    }
+
     /// How long a loop nested in one of the owner's items may be and still be folded whole,
     /// inline (`pool::fold_inline`): none until a block is timed, none if items take
-    /// [`CLAIM_TIME_FLOOR`] or more; otherwise [`INLINE_ITEMS_PER_NS`] items per nanosecond
-    /// an item takes at the last block's rate. Such a loop runs start to end without a look
+    /// [`INLINE_ITEM_TIME_LIMIT`] or more; otherwise [`INLINE_ITEMS_PER_NS`] items per
+    /// nanosecond an item takes at the last block's rate. Such a loop runs start to end without a look
     /// at the pool, and an idle worker gets this owner's steal-me (or an older fork) at the
     /// next loop or block instead; the length cap keeps a loop far longer than the average
     /// item (one item of many with a loop of millions) from running whole.
     #[inline]
     pub(crate) fn nested_inline_limit(&self) -> u32 {
-        let per_floor = CLAIM_TIME_FLOOR.as_nanos() as u32 * INLINE_ITEMS_PER_NS;
-        per_floor.checked_div(self.claim_floor).unwrap_or(0)
+        if self.items_in(INLINE_ITEM_TIME_LIMIT) == 0 {
+            return 0; // nothing timed yet, or slow items
+        }
+        // `INLINE_ITEMS_PER_NS` times the nanoseconds an item takes, rounded to nearest: no
+        // overflow, as `rate / 2 < 2^63` and the other term is 2^36.
+        let limit = ((INLINE_ITEMS_PER_NS << RATE_SHIFT) + self.rate / 2) / self.rate;
+        u32::try_from(limit).unwrap_or(u32::MAX)
     }
 
     /// Whether `left`, the unfolded rest of the owner's current chunk, is all the range has
@@ -466,15 +511,15 @@ impl OwnerCursor {
     /// driver folds it in one untimed block, as no later claim or block needs the time.
     #[inline]
     pub(crate) fn is_short_last_chunk(&self, left: u32) -> bool {
-        self.remaining() == 0 && left <= self.claim_floor
+        self.remaining() == 0 && left <= self.claim_floor()
     }
 
-    /// Whether the claim floor, set by the last timed block, covers everything left: a
-    /// shared owner's next claim would take the whole rest, so a thief arriving from now on
-    /// could get none of it. False before any block is timed.
+    /// Whether everything left takes at most [`SHORT_REST_TIME`] at the last timed block's
+    /// rate: too little for a thief to gain more than sharing costs. False before any block
+    /// is timed.
     #[inline]
-    pub(crate) fn rest_fits_one_claim(&self) -> bool {
-        self.remaining() <= self.claim_floor
+    pub(crate) fn rest_is_short(&self) -> bool {
+        self.remaining() <= self.items_in(SHORT_REST_TIME)
     }
 
     /// Whether the producer caps chunks (`with_max_len`). The driver then gives each chunk a
@@ -503,7 +548,7 @@ impl OwnerCursor {
         let len = self
             .next_len
             .min(rest >> REST_SHARE_SHIFT)
-            .max(self.claim_floor);
+            .max(self.claim_floor());
         let len = len
             .clamp(self.limits.min_len, self.limits.max_len)
             .min(rest);

@@ -181,15 +181,15 @@ fn fast_blocks_raise_claims_to_the_claim_floor_and_slow_ones_leave_them() {
         chunk.indices.end - chunk.indices.start
     };
     assert_eq!(next_len(&mut cursor), 1, "nothing timed yet: min_len");
-    // 1 item in 200 ns: 10 µs (CLAIM_TIME_FLOOR) is 50 items, more than the doubling's 2.
+    // 1 item in 200 ns: 2 µs (CLAIM_TIME_FLOOR) is 10 items, more than the doubling's 2.
     cursor.block_took(1, ns(200));
-    assert_eq!(next_len(&mut cursor), 50);
-    // 50 items in 100 ns: the floor is 5000, above an eighth of the rest too.
+    assert_eq!(next_len(&mut cursor), 10);
+    // 50 items in 100 ns: the floor is 1000, far above the doubling's 4.
     cursor.block_took(50, ns(100));
-    assert_eq!(next_len(&mut cursor), 5000);
+    assert_eq!(next_len(&mut cursor), 1000);
     // A block too fast for the clock: the floor is everything that is left.
-    cursor.block_took(5000, ns(0));
-    assert_eq!(next_len(&mut cursor), 1_000_000 - 5051);
+    cursor.block_took(1000, ns(0));
+    assert_eq!(next_len(&mut cursor), 1_000_000 - 1011);
     assert!(range.take_chunk(&mut cursor).is_none());
 
     // Slow items: a floor below the doubling changes nothing, and `max_len` still caps.
@@ -548,6 +548,30 @@ fn fixed_size_unshared_claims_leave_the_rest_to_the_usual_claims() {
 }
 
 #[test]
+fn a_rest_is_short_if_it_takes_at_most_4_us_at_the_last_blocks_rate() {
+    use std::time::Duration;
+    let short_after = |len: u32, remaining: u32, len_took: Duration| {
+        let mut cursor = OwnerCursor::new(0..remaining, ChunkLimits::DEFAULT);
+        cursor.block_took(len, len_took);
+        cursor.rest_is_short()
+    };
+    assert!(
+        !OwnerCursor::new(0..3, ChunkLimits::DEFAULT).rest_is_short(),
+        "nothing timed yet"
+    );
+    // 1 item in 100 ns: 40 items take 4 µs (SHORT_REST_TIME), 41 more.
+    assert!(short_after(1, 40, Duration::from_nanos(100)));
+    assert!(!short_after(1, 41, Duration::from_nanos(100)));
+    // 3 items in 1 µs: 12 items take 4 µs, 13 more.
+    assert!(short_after(3, 12, Duration::from_micros(1)));
+    assert!(!short_after(3, 13, Duration::from_micros(1)));
+    // Items of 5 µs: even one is too long.
+    assert!(!short_after(1, 1, Duration::from_micros(5)));
+    // A block timed at zero: any rest is short.
+    assert!(short_after(1, u32::MAX, Duration::ZERO));
+}
+
+#[test]
 fn the_nested_inline_limit_follows_the_last_blocks_rate() {
     use std::time::Duration;
     let limit_after = |len: u32, elapsed: Duration| {
@@ -560,11 +584,11 @@ fn the_nested_inline_limit_follows_the_last_blocks_rate() {
         0,
         "nothing timed yet"
     );
-    // 20 ns an item: a claim floor of 500 items, loops of up to 16 * 20 items inline.
+    // 20 ns an item: loops of up to 16 * 20 items inline.
     assert_eq!(limit_after(1000, Duration::from_micros(20)), 320);
     // 1 µs an item: 16 000 items.
     assert_eq!(limit_after(10, Duration::from_micros(10)), 16_000);
-    // An item of the claim floor's time or more: nothing inline.
+    // An item of 10 µs (INLINE_ITEM_TIME_LIMIT) or more: nothing inline.
     assert_eq!(limit_after(1, Duration::from_micros(20)), 0);
     assert_eq!(limit_after(3, Duration::from_micros(40)), 0);
     // A block timed at zero (a clock read backwards): nothing inline either.
