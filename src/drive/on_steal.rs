@@ -38,9 +38,10 @@
 //! 3. **Private start** ([`own_privately`]). A tiny loop that no idle worker would take is
 //!    claimed and folded chunk by chunk on the cursor alone, and shared only once an idle
 //!    worker would take its unclaimed part. Inline loops longer than a claim go on here
-//!    too. A loop of at least 64 items per thread folds its first claim privately and
-//!    times it ([`own_timed_start`]): if the rest fits in one claim at that rate, it is
-//!    folded here too, and nothing is ever shared.
+//!    too. A loop of at least 16 items per thread folds its first claim privately and
+//!    times it ([`own_timed_start`]): if the rest takes at most 4 µs at that rate, it is
+//!    folded here too, and nothing is ever shared. So does a shorter loop whose type's last
+//!    loop on this worker was that short ([`loop_key`]).
 //! 4. **Share** ([`share`]): the unclaimed indices go into a hand-off, and the owner
 //!    **offers** them ([`Owner::offer`]): a `join` whose `a` is the owner's loop and whose
 //!    `b` is steal-me, a private fork of the worker until some worker is idle.
@@ -52,7 +53,7 @@
 //!    it is an owner now, and may be robbed in turn.
 //! 7. **Offer again**: an owner that sees its steal-me taken offers what is left with a
 //!    fresh one (step 4 without a new hand-off), carrying its run and the unfolded part of
-//!    its chunk into the new `join`'s `a`.
+//!    its chunk into the new `join`'s `a`, and publishes it at once, idle worker or not.
 //! 8. **Finish**: once the range is exhausted (or the consumer is full) the owner completes
 //!    its run ([`Owner::finish`]). A steal-me nobody took is popped back and finds nothing.
 //!    Each `join` reduces the owner's result with its thief's on the right: a thief always
@@ -67,10 +68,10 @@ use super::{fold_consumer, fold_indexed};
 use crate::plumbing::{Consumer, Folder, Producer, Reducer};
 use crate::pool::{
     any_pool_records, current_num_threads, fold_inline, fold_inline_fast, idle_worker_needs_work,
-    join_context_erased, join_context_here, offer_forks, on_a_worker, publish_fork, record_event,
-    trace_claim, trace_fold, trace_loop_here, trace_piece, trace_range_steal,
-    trace_whole_loop_cold, trace_whole_loop_here, Event, FnContext, Inline, InlineLimit,
-    SHORT_PATH_MAX,
+    join_context_erased, join_context_here, loop_hint, offer_forks, on_a_worker, publish_fork,
+    record_event, set_loop_hint, trace_claim, trace_fold, trace_loop_here, trace_piece,
+    trace_range_steal, trace_whole_loop_cold, trace_whole_loop_here, Event, FnContext, Inline,
+    InlineLimit, SHORT_PATH_MAX,
 };
 
 /// A range of at most this many items starts private while no idle worker would take new
@@ -89,9 +90,10 @@ const PRIVATE_ITEMS: usize = 8;
 /// of `16 * threads` equal items takes up to `(1 - 1 / threads) / 16` longer than if it had
 /// been offered at once (3% at two threads; 32 items of 200 µs measured 3.5 ms against
 /// 3.4), a longer one less. Shorter loops are offered before their first item runs, so
-/// that a loop of two slow items runs them on two workers. 16, not more: at 2 threads a
-/// sequential loop of 32- or 64-item loops of cheap items took 320-350 ns per loop with
-/// the offer (Rayon's 140-290) and 80-105 ns without.
+/// that a loop of two slow items runs them on two workers, unless the last loop of their
+/// type on this worker measured its items short ([`loop_key`]). 16, not more: at 2
+/// threads a sequential loop of 32- or 64-item loops of cheap items took 320-350 ns per
+/// loop with the offer (Rayon's 140-290) and 80-105 ns without.
 const TIMED_START_MIN_PER_THREAD: usize = 16;
 
 /// The timed first claim takes one item per this many of a thread's share
@@ -278,16 +280,41 @@ where
 }
 
 /// How [`start_range`] runs a loop; the last three with the owner's first chunk, claimed.
+/// `learn`: the loop is shorter than [`TIMED_START_MIN_PER_THREAD`] items per thread, and
+/// its first timed block records what it shows of the items for the next loop of its type
+/// on this worker ([`loop_key`]).
 enum Start {
     /// Nothing to share or nobody to share it with: [`fold_alone`].
     Alone,
     /// A tiny range that no idle worker would take now: [`own_privately`].
     Private(Range<u32>),
-    /// A loop long enough that its first claim can be timed before anything is shared:
-    /// [`own_timed_start`].
-    Timed(Range<u32>),
+    /// A loop long enough that its first claim can be timed before anything is shared, or
+    /// a short one whose type's last loop here was short in time: [`own_timed_start`].
+    Timed { first: Range<u32>, learn: bool },
     /// Shared from the start: [`share`].
-    Shared(Range<u32>),
+    Shared { first: Range<u32>, learn: bool },
+}
+
+/// The signature of [`own_timed_start`], whose address is a loop type's key.
+type TimedStart<P, C> = fn(
+    OwnerCursor,
+    Range<u32>,
+    Work<P, C, <C as Consumer<<P as Producer>::Item>>::Reducer>,
+    bool,
+) -> <C as Consumer<<P as Producer>::Item>>::Result;
+
+/// Identifies the type of a loop over `P` and `C` to `pool::loop_hint`: the address of its
+/// [`own_timed_start`], one function per producer and consumer type (two types compiled to
+/// the same code may share one: the same code runs the same items). Short loops read and
+/// write their type's hint: the items that `SHORT_REST_TIME` (4 µs) covers at the rate the
+/// last one of them measured (`OwnerCursor::short_rest_items`).
+#[inline(always)]
+fn loop_key<P, C>() -> usize
+where
+    P: Producer,
+    C: Consumer<P::Item>,
+{
+    own_timed_start::<P, C> as TimedStart<P, C> as usize
 }
 
 /// The end of step 1 and steps 2 to 4 of [`drive_indexed`], for `len <= MAX_RANGE_LEN`:
@@ -317,7 +344,8 @@ where
         // A timed start needs claims of single items (no `with_min_len`) and one folder for
         // all of them (no `with_max_len`).
         let per_thread = len / threads;
-        let timed = per_thread >= TIMED_START_MIN_PER_THREAD && limits.is_unlimited();
+        let unlimited = limits.is_unlimited();
+        let timed = per_thread >= TIMED_START_MIN_PER_THREAD && unlimited;
         let first = if timed {
             let first_len = (per_thread / TIMED_START_ITEMS_PER_THREAD).clamp(1, TIMED_START_ITEMS);
             cursor.claim_unshared_up_to(first_len as u32)
@@ -332,9 +360,20 @@ where
             // before the last chunk.
             Start::Private(first)
         } else if timed {
-            Start::Timed(first)
+            Start::Timed {
+                first,
+                learn: false,
+            }
+        } else if unlimited && len <= loop_hint(loop_key::<P, C>()) as usize {
+            // A short loop whose type's last loop on this worker measured it short in time
+            // (at most `SHORT_REST_TIME`): timed first, as a long loop is, and shared only if
+            // its first item says otherwise. Unknown or slow: offered before any item runs.
+            Start::Timed { first, learn: true }
         } else {
-            Start::Shared(first)
+            Start::Shared {
+                first,
+                learn: unlimited,
+            }
         }
     };
     let work = Work {
@@ -346,18 +385,20 @@ where
     on_a_worker(move || match start {
         Start::Alone => fold_alone(len, limits, work.producer, work.consumer),
         Start::Private(first) => own_privately(cursor, first, work, None, 0),
-        Start::Timed(first) => own_timed_start(cursor, first, work),
-        Start::Shared(first) => share_from_start(cursor, first, work),
+        Start::Timed { first, learn } => own_timed_start(cursor, first, work, learn),
+        Start::Shared { first, learn } => share_from_start(cursor, first, work, learn),
     })
 }
 
 /// [`start_range`] sharing the range from the start, on the owner's worker: the first chunk,
-/// claimed already, is folded first, then the rest is shared.
+/// claimed already, is folded first, then the rest is shared. `learn`: the owner's first
+/// timed block records its rate for the loop's type ([`loop_key`]).
 #[inline(always)]
 fn share_from_start<P, C>(
     cursor: OwnerCursor,
     first: Range<u32>,
     work: Work<P, C, C::Reducer>,
+    learn: bool,
 ) -> C::Result
 where
     P: Producer,
@@ -376,7 +417,7 @@ where
         len: first.end,
         steal_seen: false,
     };
-    share(cursor, None, run, Some(first_chunk), unclaimed)
+    share(cursor, None, run, Some(first_chunk), unclaimed, learn)
 }
 
 /// Step 3: the owner of a range that nobody shares yet: a tiny one (at most
@@ -430,7 +471,7 @@ where
             Some(unclaimed) if !full => {
                 if cursor.worth_stealing() && idle_worker_needs_work() {
                     record_event(Event::ChunkTaken, chunks - counted);
-                    return share(cursor, completed, run_so_far, None, unclaimed);
+                    return share(cursor, completed, run_so_far, None, unclaimed, false);
                 }
                 chunk = match claim_len {
                     None => cursor.claim_unshared(),
@@ -448,13 +489,14 @@ where
     }
 }
 
-/// Step 3, for a loop of many items per thread: its first claim (`first`, claimed from
-/// `cursor` already, at most [`TIMED_START_ITEMS`] items) is folded privately and timed.
-/// If the claim floor that time sets covers the whole rest, the owner of a shared range
-/// would claim all of it next, and a thief could only ever have taken part of the loop
-/// while this first claim ran: the rest is folded here, unshared, with no hand-off, no
-/// steal-me and no further clock read. Otherwise the rest is shared ([`share`]), its first
-/// claim sized by the time already measured. So a small loop of cheap items costs on a
+/// Step 3, for a loop of many items per thread, or a short one whose type was short in
+/// time last time (`learn`: it records its measured rate for the next one, [`loop_key`]):
+/// its first claim (`first`, claimed from `cursor` already, at most [`TIMED_START_ITEMS`]
+/// items) is folded privately and timed. If the rest takes at most 4 µs at that rate
+/// (`OwnerCursor::rest_is_short`), a thief could save less than sharing costs: the rest is
+/// folded here, unshared, with no hand-off, no steal-me and no further clock read.
+/// Otherwise the rest is shared ([`share`]), its first claim sized by the time already
+/// measured. So a small loop of cheap items costs on a
 /// pool of many threads about what it costs on a pool of one, idle workers or not, and an
 /// idle worker waits for at most the first claim of a long one.
 ///
@@ -465,6 +507,7 @@ fn own_timed_start<P, C>(
     mut cursor: OwnerCursor,
     first: Range<u32>,
     work: Work<P, C, C::Reducer>,
+    learn: bool,
 ) -> C::Result
 where
     P: Producer,
@@ -479,6 +522,9 @@ where
         fold_indexed(piece.producer, first_len, folder)
     });
     cursor.block_took(first.end - first.start, start.until(clock::now()));
+    if learn {
+        set_loop_hint(loop_key::<P, C>(), cursor.short_rest_items());
+    }
     if folder.full() {
         return reduce_below(None, piece.below, folder.complete());
     }
@@ -487,7 +533,7 @@ where
         below: piece.below,
     };
     if !cursor.rest_is_short() {
-        return share(cursor, None, run, None, unclaimed);
+        return share(cursor, None, run, None, unclaimed, false);
     }
     record_event(Event::ChunkTaken, 1);
     let mut completed = None;
@@ -516,6 +562,7 @@ fn share<P, C>(
     run: Run<C::Folder, C::Reducer>,
     unfolded: Option<Unfolded<P>>,
     unclaimed: Work<P, C, C::Reducer>,
+    learn: bool,
 ) -> C::Result
 where
     P: Producer,
@@ -528,8 +575,9 @@ where
         completed,
         run: Some(run),
         last_read: None,
+        learn,
     };
-    owner.offer(unfolded)
+    owner.offer(unfolded, false)
 }
 
 /// A folder that has consumed one or more adjacent chunks (a *run*), and the reducer that
@@ -579,6 +627,9 @@ where
     /// the first block's rate, which sets the claim floor, is not inflated by the offer's
     /// own set-up: a range of a few thousand cheap items then takes two claims, not three.
     last_read: Option<Stamp>,
+    /// The next timed block records its rate for the loop's type ([`loop_key`]): set for
+    /// a short loop shared from its start, cleared once recorded.
+    learn: bool,
 }
 
 impl<P, C> Owner<'_, P, C>
@@ -588,12 +639,12 @@ where
 {
     /// Steps 4 and 7: a `join` of the owner's loop (`a`, on this thread) and a fresh
     /// steal-me (`b`), then the owner's result reduced with what a thief made of the
-    /// stolen part, if any.
-    fn offer(mut self, unfolded: Option<Unfolded<P>>) -> C::Result {
+    /// stolen part, if any. `again`: a thief took the previous steal-me (step 7).
+    fn offer(mut self, unfolded: Option<Unfolded<P>>, again: bool) -> C::Result {
         let handoff = self.handoff;
         self.last_read = None;
         let (mine, stolen) =
-            join_context_here(|_| self.own(unfolded), |ctx| steal_me(ctx, handoff));
+            join_context_here(|_| self.own(unfolded, again), |ctx| steal_me(ctx, handoff));
         combine(mine, stolen)
     }
 
@@ -602,9 +653,17 @@ where
     /// per-folder state is made once per owner; with `with_max_len`, one folder per chunk
     /// (`OwnerCursor::chunks_capped`). Ends when the range is exhausted or the consumer is
     /// full, or in a new offer once a thief took steal-me.
-    fn own(mut self, mut unfolded: Option<Unfolded<P>>) -> C::Result {
-        // Steal-me was just forked: with slow items, publish it right away.
-        self.look_at_pool();
+    fn own(mut self, mut unfolded: Option<Unfolded<P>>, again: bool) -> C::Result {
+        // Steal-me was just forked: with slow items, publish it right away. After a steal
+        // too: the thief, or another worker that stole, is likely to be idle again before
+        // this owner's next look at the pool, a block away (a loop of 4 items of 4 µs at
+        // 2 threads: the thief of the last item waited for the owner's second item to end,
+        // and the loop took 1.4 times Rayon's time). A deque push per steal seen.
+        if again {
+            publish_fork();
+        } else {
+            self.look_at_pool();
+        }
         loop {
             let Some(chunk) = unfolded.take().or_else(|| self.take_chunk()) else {
                 return self.finish();
@@ -612,7 +671,7 @@ where
             match self.fold_chunk(chunk) {
                 ChunkEnd::Folded => {}
                 ChunkEnd::Full(result) => return result,
-                ChunkEnd::StealSeen(unfolded) => return self.offer(unfolded),
+                ChunkEnd::StealSeen(unfolded) => return self.offer(unfolded, true),
             }
         }
     }
@@ -671,6 +730,10 @@ where
                 let now = clock::now();
                 self.cursor.block_took(block, start.until(now));
                 self.last_read = Some(now);
+                if self.learn {
+                    self.learn = false;
+                    set_loop_hint(loop_key::<P, C>(), self.cursor.short_rest_items());
+                }
                 inline.update(self.cursor.nested_inline_limit());
             }
             if folder.full() {

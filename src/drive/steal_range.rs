@@ -519,7 +519,16 @@ impl OwnerCursor {
     /// is timed.
     #[inline]
     pub(crate) fn rest_is_short(&self) -> bool {
-        self.remaining() <= self.items_in(SHORT_REST_TIME)
+        self.remaining() <= self.short_rest_items()
+    }
+
+    /// The items [`SHORT_REST_TIME`] covers at the last timed block's rate (0 before any
+    /// block is timed): a rest of at most this many is short ([`rest_is_short`]).
+    ///
+    /// [`rest_is_short`]: Self::rest_is_short
+    #[inline]
+    pub(crate) fn short_rest_items(&self) -> u32 {
+        self.items_in(SHORT_REST_TIME)
     }
 
     /// Whether the producer caps chunks (`with_max_len`). The driver then gives each chunk a

@@ -146,6 +146,27 @@ pub(crate) fn fold_inline(len: usize) -> Inline {
     })
 }
 
+/// For a driver about to start a loop whose type `key` identifies (the address of code of
+/// its own, never 0): what the last loop of that type started on this worker recorded with
+/// [`set_loop_hint`], or 0 if none did, another loop type has taken its slot since (a table
+/// of 32 per worker), or outside any pool. A driver's memory of a loop type's items; each
+/// worker keeps its own, so no other thread ever reads or writes it.
+#[inline]
+pub(crate) fn loop_hint(key: usize) -> u32 {
+    WorkerThread::with_current(|worker| worker.map_or(0, |worker| worker.loop_hint(key)))
+}
+
+/// Records `hint` for loops of type `key` on this worker, for [`loop_hint`] (nothing
+/// outside any pool).
+#[inline]
+pub(crate) fn set_loop_hint(key: usize, hint: u32) {
+    WorkerThread::with_current(|worker| {
+        if let Some(worker) = worker {
+            worker.set_loop_hint(key, hint);
+        }
+    })
+}
+
 /// The longest loop a driver folds on its short path ([`fold_inline_fast`]; the driver's
 /// `INLINE_CLAIM`). A pool of one admits one item more there (see `worker::ALONE_ABOVE`).
 pub(crate) const SHORT_PATH_MAX: u32 = 256;

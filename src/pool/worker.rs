@@ -62,6 +62,9 @@ const PUBLISHED_DIRECTLY: usize = usize::MAX;
 /// indices) is folded inline, and with nobody to offer anything to. No driver sets it.
 const ALONE: u32 = u32::MAX;
 
+/// `log2` of the number of slots in a worker's table of loop hints (`pool::loop_hint`).
+const LOOP_HINT_BITS: u32 = 5;
+
 thread_local! {
     /// The worker running on this thread (null if none).
     static CURRENT: Cell<*const WorkerThread> = const { Cell::new(ptr::null()) };
@@ -174,6 +177,10 @@ pub(crate) struct WorkerThread {
     base_inline_limit: u32,
     /// Set if the pool records (`pool/trace`): every recording point tests this field.
     trace: Option<TraceWriter>,
+    /// What loops started on this worker last measured of their items, one slot per loop
+    /// type (`pool::loop_hint`): a direct-mapped table of (key, hint), key 0 for none. A
+    /// type that hashes to a taken slot evicts its holder, which then reads as unknown.
+    loop_hints: [Cell<(usize, u32)>; 1 << LOOP_HINT_BITS],
 }
 
 impl std::fmt::Debug for WorkerThread {
@@ -213,6 +220,7 @@ impl WorkerThread {
             inline_limit: Cell::new(base_inline_limit),
             base_inline_limit,
             trace: registry.trace_writer(index),
+            loop_hints: [const { Cell::new((0, 0)) }; 1 << LOOP_HINT_BITS],
             stats: registry.worker_stats(index),
             registry,
         }
@@ -436,6 +444,31 @@ impl WorkerThread {
         }
         self.offer_forks();
         Inline::Nested
+    }
+
+    /// The slot of loop type `key` in this worker's table of loop hints: the top bits of
+    /// `key` times 2^64 / φ (Fibonacci hashing, which spreads code addresses that differ in
+    /// a few middle bits).
+    #[inline]
+    fn loop_hint_slot(&self, key: usize) -> &Cell<(usize, u32)> {
+        let index =
+            key.wrapping_mul(0x9E37_79B9_7F4A_7C15_u64 as usize) >> (usize::BITS - LOOP_HINT_BITS);
+        &self.loop_hints[index]
+    }
+
+    /// The hint last recorded for loop type `key` on this worker (see `pool::loop_hint`).
+    #[inline]
+    pub(crate) fn loop_hint(&self, key: usize) -> u32 {
+        match self.loop_hint_slot(key).get() {
+            (held, hint) if held == key => hint,
+            _ => 0,
+        }
+    }
+
+    /// Records `hint` for loop type `key` on this worker (see `pool::set_loop_hint`).
+    #[inline]
+    pub(crate) fn set_loop_hint(&self, key: usize, hint: u32) {
+        self.loop_hint_slot(key).set((key, hint));
     }
 
     /// Sets the inline limit of the work this thread runs now; returns the previous one.

@@ -969,16 +969,17 @@ fn a_filter_passes_a_long_input_on_whole_unless_its_consumer_may_stop_early() {
 
 #[test]
 fn small_loops_of_cheap_items_share_nothing_even_with_an_idle_worker() {
-    // A sequential loop of 32-, 64- and 256-item parallel loops in a 2-thread pool whose
-    // other worker is idle: each loop times its first claim (1 or 2 items), sees the rest
-    // take far less than a claim's worth of time, and folds it privately: no steal-me is
-    // published and no range is stolen. Before, every such loop published its steal-me at
-    // once (an idle worker counts). A claim slowed by preemption may still share: hence
-    // "most loops".
+    // A sequential loop of 4-, 8-, 16-, 32-, 64- and 256-item parallel loops in a 2-thread
+    // pool whose other worker is idle: each loop times its first claim (1 or 2 items), sees
+    // the rest take far less than 4 µs, and folds it privately: no steal-me is published
+    // and no range is stolen. Loops of fewer than 16 items per thread do so once a loop of
+    // their type has measured its items short on this worker (the first one of each type is
+    // offered at once). Before, every such loop published its steal-me at once (an idle
+    // worker counts). A claim slowed by preemption may still share: hence "most loops".
     use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
     let pool = pool(2);
     let loops = 400;
-    for len in [32, 64, 256] {
+    for len in [4, 8, 16, 32, 64, 256] {
         let v = random_values(len * loops, 0x5EED_0023 + len as u64);
         let inits = AtomicU64::new(0);
         let before = pool.stats();
@@ -1015,6 +1016,152 @@ fn small_loops_of_cheap_items_share_nothing_even_with_an_idle_worker() {
             "{inits} inits, {what}"
         );
     }
+}
+
+#[test]
+fn a_short_loop_whose_items_turn_slow_still_runs_them_on_both_workers() {
+    // 200 loops of 8 cheap items teach their type's hint on the installing worker: most of
+    // them publish nothing. Then a loop of the same type (the same closures) whose items
+    // sleep 5 ms: timed first on the stale hint, its first item shows the rest to be long,
+    // and the rest is shared, so both workers run its items. A driver that trusted the hint
+    // without timing would run all 8 on one worker. A few attempts: the idle worker may be
+    // descheduled for a moment on a loaded machine.
+    use std::time::Duration;
+    let pool = pool(2);
+    let want: Vec<u64> = (0..8).map(|i| i * 3).collect();
+    let both = (0..3).any(|attempt| {
+        let (cheap, published, slow) = pool.install(|| {
+            let run = |slow: bool| {
+                (0..8u64)
+                    .into_par_iter()
+                    .map(move |i| {
+                        if slow {
+                            std::thread::sleep(Duration::from_millis(5));
+                        }
+                        (i * 3, weft::current_thread_index().expect("on a worker"))
+                    })
+                    .collect::<Vec<(u64, usize)>>()
+            };
+            let before = pool.stats();
+            let cheap: Vec<_> = (0..200).map(|_| run(false)).collect();
+            let published = (pool.stats() - before).forks_published;
+            (cheap, published, run(true))
+        });
+        for out in cheap.iter().chain([&slow]) {
+            assert_eq!(out.iter().map(|&(v, _)| v).collect::<Vec<_>>(), want);
+        }
+        assert!(published < 100, "{published} of 200 cheap loops offered");
+        let distinct = slow.iter().any(|&(_, w)| w != slow[0].1);
+        if !distinct {
+            eprintln!(
+                "attempt {attempt}: all 8 slow items on worker {}",
+                slow[0].1
+            );
+        }
+        distinct
+    });
+    assert!(both, "the slow items never reached the second worker");
+}
+
+#[test]
+fn an_owner_that_saw_a_steal_offers_the_rest_again_at_once() {
+    // A loop of 4 items at 2 threads, its items waiting for each other so that the schedule
+    // is fixed: the thief takes item 3 (the upper half of the 3 left after the owner's first
+    // claim) while the owner's item 0 waits for it to start; the owner then sees the steal,
+    // offers the rest (items 1 and 2) again and claims item 1, which waits for item 2 to
+    // start; item 3 ends once item 1 has started, and the thief, idle now, must be able to
+    // take item 2. Before, the new steal-me was published only at the owner's next look at
+    // the pool, after item 1 (unless item 0 took 25 µs, "slow"): item 1 waited in vain.
+    // Twenty loops in a row keep the thief awake, so item 0 is rarely slow.
+    use std::sync::atomic::{AtomicBool, Ordering::SeqCst};
+    use std::time::{Duration, Instant};
+    fn wait_for(flag: &AtomicBool) -> bool {
+        let deadline = Instant::now() + Duration::from_secs(2);
+        while !flag.load(SeqCst) {
+            if Instant::now() > deadline {
+                return false;
+            }
+            std::thread::yield_now();
+        }
+        true
+    }
+    let pool = pool(2);
+    pool.install(|| {
+        for round in 0..20 {
+            let started: [AtomicBool; 4] = Default::default();
+            let saw: Vec<bool> = (0..4usize)
+                .into_par_iter()
+                .map(|i| {
+                    started[i].store(true, SeqCst);
+                    match i {
+                        0 => {
+                            let saw = wait_for(&started[3]);
+                            // A first block of at least 4 µs: the next claim is one item.
+                            let start = Instant::now();
+                            while start.elapsed() < Duration::from_micros(4) {
+                                std::hint::spin_loop();
+                            }
+                            saw
+                        }
+                        1 => wait_for(&started[2]),
+                        2 => true,
+                        _ => wait_for(&started[1]),
+                    }
+                })
+                .collect();
+            assert_eq!(saw, [true; 4], "round {round}: an item waited in vain");
+        }
+    });
+}
+
+#[test]
+fn a_panic_in_a_short_loop_timed_on_its_types_hint_reaches_the_caller_and_drops_every_item_once() {
+    // 50 loops of cheap items teach their type's hint on the installing worker (most of
+    // them publish nothing); then a loop of the same type panics at `poison`: in the timed
+    // first item or in the privately folded rest. The panic reaches the caller, every
+    // item is dropped exactly once, and the pool stays usable.
+    use std::panic::{catch_unwind, AssertUnwindSafe};
+    use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+    let pool = pool(2);
+    for (n, poison) in [(8usize, 0usize), (8, 1), (8, 7), (16, 0), (16, 9), (16, 15)] {
+        let drops: Vec<AtomicUsize> = (0..n).map(|_| AtomicUsize::new(0)).collect();
+        let taught: Vec<AtomicUsize> = (0..n).map(|_| AtomicUsize::new(0)).collect();
+        let (published, result) = pool.install(|| {
+            let run = |items: Vec<Tracked<'_>>, poison: usize| {
+                catch_unwind(AssertUnwindSafe(|| {
+                    items
+                        .into_par_iter()
+                        .map(|item| {
+                            assert!(item.0 != poison, "poisoned item {poison}");
+                            item.0
+                        })
+                        .collect::<Vec<_>>()
+                }))
+            };
+            let before = pool.stats();
+            for _ in 0..50 {
+                let items = (0..n).map(|id| Tracked(id, &taught)).collect();
+                let out = run(items, usize::MAX).expect("no poison");
+                assert_eq!(out, (0..n).collect::<Vec<_>>());
+            }
+            let published = (pool.stats() - before).forks_published;
+            let items = (0..n).map(|id| Tracked(id, &drops)).collect();
+            (published, run(items, poison))
+        });
+        let what = format!("{n} items, panic at {poison}");
+        assert!(published < 25, "{what}: {published} of 50 loops offered");
+        assert_poison_came_through(result, poison, &what);
+        for (id, count) in drops.iter().enumerate() {
+            assert_eq!(count.load(Relaxed), 1, "{what}: item {id}");
+        }
+        for (id, count) in taught.iter().enumerate() {
+            assert_eq!(count.load(Relaxed), 50, "{what}: teaching item {id}");
+        }
+    }
+    assert_eq!(
+        pool.install(|| (0..1000u64).into_par_iter().sum::<u64>()),
+        499_500
+    );
 }
 
 #[test]
