@@ -496,9 +496,9 @@ where
 /// (`OwnerCursor::rest_is_short`), a thief could save less than sharing costs: the rest is
 /// folded here, unshared, with no hand-off, no steal-me and no further clock read.
 /// Otherwise the rest is shared ([`share`]), its first claim sized by the time already
-/// measured. So a small loop of cheap items costs on a
-/// pool of many threads about what it costs on a pool of one, idle workers or not, and an
-/// idle worker waits for at most the first claim of a long one.
+/// measured. So a small loop of cheap items costs on a pool of many threads about what it
+/// costs on a pool of one, idle workers or not, and an idle worker waits for at most the
+/// first claim of a long one.
 ///
 /// The rest is one piece folded by the run's folder, as a shared owner's one claim of it
 /// would be; loops nested in its items are folded inline as far as the measured rate
