@@ -317,6 +317,16 @@ where
     own_timed_start::<P, C> as TimedStart<P, C> as usize
 }
 
+/// Records for the next short loop of this type on this worker what `cursor`'s last timed
+/// block showed of its items ([`loop_key`]).
+fn remember_items<P, C>(cursor: &OwnerCursor)
+where
+    P: Producer,
+    C: Consumer<P::Item>,
+{
+    set_loop_hint(loop_key::<P, C>(), cursor.short_rest_items());
+}
+
 /// The end of step 1 and steps 2 to 4 of [`drive_indexed`], for `len <= MAX_RANGE_LEN`:
 /// decides how the loop runs, then moves onto a worker once for all three ways (one `on_a_worker` closure per
 /// loop type instead of one per way: each is an injection path compiled into every loop).
@@ -523,7 +533,7 @@ where
     });
     cursor.block_took(first.end - first.start, start.until(clock::now()));
     if learn {
-        set_loop_hint(loop_key::<P, C>(), cursor.short_rest_items());
+        remember_items::<P, C>(&cursor);
     }
     if folder.full() {
         return reduce_below(None, piece.below, folder.complete());
@@ -732,7 +742,7 @@ where
                 self.last_read = Some(now);
                 if self.learn {
                     self.learn = false;
-                    set_loop_hint(loop_key::<P, C>(), self.cursor.short_rest_items());
+                    remember_items::<P, C>(&self.cursor);
                 }
                 inline.update(self.cursor.nested_inline_limit());
             }

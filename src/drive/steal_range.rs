@@ -491,10 +491,10 @@ impl OwnerCursor {
     /// How long a loop nested in one of the owner's items may be and still be folded whole,
     /// inline (`pool::fold_inline`): none until a block is timed, none if items take
     /// [`INLINE_ITEM_TIME_LIMIT`] or more; otherwise [`INLINE_ITEMS_PER_NS`] items per
-    /// nanosecond an item takes at the last block's rate. Such a loop runs start to end without a look
-    /// at the pool, and an idle worker gets this owner's steal-me (or an older fork) at the
-    /// next loop or block instead; the length cap keeps a loop far longer than the average
-    /// item (one item of many with a loop of millions) from running whole.
+    /// nanosecond an item takes at the last block's rate. Such a loop runs start to end
+    /// without a look at the pool, and an idle worker gets this owner's steal-me (or an
+    /// older fork) at the next loop or block instead; the length cap keeps a loop far longer
+    /// than the average item (one item of many with a loop of millions) from running whole.
     #[inline]
     pub(crate) fn nested_inline_limit(&self) -> u32 {
         if self.items_in(INLINE_ITEM_TIME_LIMIT) == 0 {
