@@ -725,22 +725,27 @@ fn collects(pools: &Pools, rounds: usize, n: usize) {
 }
 
 /// What two threads can do for a fresh collect with no library at all (contender
-/// `floor-2`, the machine's limit for the row): each maps its half of `0..n` into its half
-/// of one fresh buffer.
+/// `floor-2`, the machine's limit for the row): they map `0..n` into one fresh buffer,
+/// taking blocks of 1/512 of it in order from a shared iterator (blocks, not halves: see
+/// `floor_nested`).
 fn floor_map_collect(n: usize) -> Vec<u64> {
     let mut out: Vec<u64> = Vec::with_capacity(n);
-    let (low, high) = out.spare_capacity_mut().split_at_mut(n / 2);
-    std::thread::scope(|scope| {
-        scope.spawn(|| {
-            for (slot, i) in high.iter_mut().zip(n / 2..) {
-                slot.write(scramble(i));
-            }
-        });
-        for (slot, i) in low.iter_mut().zip(0..) {
+    let block = n.div_ceil(512).max(1);
+    let blocks = std::sync::Mutex::new(out.spare_capacity_mut().chunks_mut(block).enumerate());
+    let worker = || loop {
+        let Some((index, slots)) = blocks.lock().unwrap().next() else {
+            return;
+        };
+        for (slot, i) in slots.iter_mut().zip(index * block..) {
             slot.write(scramble(i));
         }
+    };
+    std::thread::scope(|scope| {
+        scope.spawn(worker);
+        worker();
     });
-    // SAFETY: the two loops above wrote all `n` slots (`low` and `high` cover them).
+    // SAFETY: the blocks cover all `n` slots, and each was taken by one thread, which wrote
+    // every slot of it before the scope ended.
     unsafe { out.set_len(n) };
     out
 }
@@ -772,20 +777,33 @@ fn floor_one_check(v: &[u64], chunk: usize) -> u64 {
         .sum()
 }
 
-/// The nested rows' `floor-2`: two bare scoped threads, each running the sequential nested
-/// loop over its half of the chunks (the machine's limit for the row: the sum streams
-/// 400 MB, which a second vCPU speeds up only as far as memory bandwidth allows).
+/// The nested rows' `floor-2`: two bare scoped threads running the sequential nested loop
+/// over blocks of chunks handed out in order by a shared counter, 512 blocks in all (the
+/// machine's limit for the row: the sum streams 400 MB, which a second vCPU speeds up only
+/// as far as memory bandwidth allows). Blocks, not halves: on this shared VM one vCPU is
+/// often slower than the other for a while, and a static half waits for the slower one
+/// (weft's own loop, which balances, beat two static halves in #21's seventeenth pass).
 fn floor_nested(v: &[u64], chunk: usize) -> u64 {
-    let half = v.len() / chunk / 2 * chunk;
-    let (low, high) = v.split_at(half);
-    let nested = |part: &[u64]| -> u64 {
-        part.chunks(chunk)
-            .map(|c| c.iter().map(|&x| cheap(x)).sum::<u64>())
-            .sum()
+    let block = (v.len() / 512).div_ceil(chunk).max(1) * chunk;
+    let next = AtomicUsize::new(0);
+    let worker = || {
+        let mut sum = 0u64;
+        loop {
+            // ORDERING: the counter only hands out distinct block numbers; the blocks are
+            // read-only input and each thread's sum reaches the other through `join`.
+            let start = next.fetch_add(1, Ordering::Relaxed) * block;
+            let Some(part) = v.get(start..v.len().min(start + block)) else {
+                return sum;
+            };
+            sum += part
+                .chunks(chunk)
+                .map(|c| c.iter().map(|&x| cheap(x)).sum::<u64>())
+                .sum::<u64>();
+        }
     };
     std::thread::scope(|scope| {
-        let high = scope.spawn(|| nested(high));
-        nested(low) + high.join().unwrap()
+        let other = scope.spawn(worker);
+        worker() + other.join().unwrap()
     })
 }
 

@@ -50,6 +50,29 @@ pub(crate) fn small_loops_16(i: &Input, _: &mut [u64]) -> u64 {
     // 8 items per thread at 2 threads: offered at once.
     small_loops_of(i, 16)
 }
+/// A sequential loop of `len`-item parallel loops whose items each run `rounds` steps of a
+/// dependent hash chain (about 1.3 ns a step here): loops of 8-30 µs, long enough that two
+/// threads should beat one, short enough that a claim or a hand-off out of proportion to
+/// the loop shows (a 10 µs first claim did, in #21's seventeenth pass).
+fn mid_loops_of(i: &Input, len: usize, rounds: u32) -> u64 {
+    // One loop per 4,096 input items: 488 loops over the default input.
+    i.v[..i.v.len() / 4096 * len]
+        .chunks(len)
+        .map(|c| {
+            c.par_iter()
+                .map(|&x| (0..rounds).fold(x, |a, _| mix(a)) >> 8)
+                .sum::<u64>()
+        })
+        .fold(0u64, u64::wrapping_add)
+}
+pub(crate) fn mid_loops_32(i: &Input, _: &mut [u64]) -> u64 {
+    // 32 items of about 400 ns: a 13 µs loop.
+    mid_loops_of(i, 32, 300)
+}
+pub(crate) fn mid_loops_8(i: &Input, _: &mut [u64]) -> u64 {
+    // 8 items of about 1.3 µs: an 11 µs loop of few items.
+    mid_loops_of(i, 8, 1000)
+}
 pub(crate) fn coarse_chunks_32(i: &Input, _: &mut [u64]) -> u64 {
     // 32 slow items (a dependent chain over 1/32 of the input each): what a loop of few
     // slow items loses when its first item runs before anything is offered.
@@ -774,6 +797,8 @@ pub(crate) const ALL: &[(&str, Kernel)] = &[
     ("small_loops_64", small_loops_64),
     ("small_loops_16", small_loops_16),
     ("coarse_chunks_32", coarse_chunks_32),
+    ("mid_loops_32", mid_loops_32),
+    ("mid_loops_8", mid_loops_8),
     ("chunks_sum", chunks_sum),
     ("fold_reduce", fold_reduce),
     ("min_by_key", min_by_key),

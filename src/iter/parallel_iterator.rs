@@ -827,7 +827,9 @@ pub trait ParallelIterator: Sized + Send {
         consumer::all(self, predicate)
     }
 
-    /// The `Some` values, stopping everywhere once a `None` is seen.
+    /// The `Some` values, stopping everywhere once a `None` is seen. Which `Some` values after
+    /// the first `None` still come through depends on timing, but none that the base
+    /// produced is thrown away: each piece looks for the stop before it pulls an item.
     ///
     /// ```
     /// use weft::prelude::*;

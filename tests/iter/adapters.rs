@@ -408,6 +408,46 @@ fn while_some_stops_at_none_and_keeps_order() {
 }
 
 #[test]
+fn while_some_sum_keeps_every_item_it_produced() {
+    each_input(15, |n, v| {
+        // No `None`: the sum (a fold, not a collect) is the whole input's.
+        let expected: u64 = v.iter().map(|&x| u64::from(x)).sum();
+        let all: u64 = v.par_iter().map(|&x| Some(u64::from(x))).while_some().sum();
+        assert_eq!(all, expected);
+
+        // A `None` in the middle: every `Some` the map produced is in the sum (none thrown
+        // away after the stop: weft's documented promise, stronger than Rayon's, whose
+        // pieces may drop an item produced after the stop); in a pool of one, exactly the
+        // items before it.
+        if n > 0 {
+            let stop = n / 2;
+            let produced = AtomicUsize::new(0);
+            let produced_sum = std::sync::atomic::AtomicU64::new(0);
+            let sum: u64 = v
+                .par_iter()
+                .enumerate()
+                .map(|(i, &x)| {
+                    if i == stop {
+                        return None;
+                    }
+                    produced.fetch_add(1, Ordering::Relaxed);
+                    produced_sum.fetch_add(u64::from(x), Ordering::Relaxed);
+                    Some(u64::from(x))
+                })
+                .while_some()
+                .sum();
+            assert_eq!(sum, produced_sum.load(Ordering::Relaxed));
+            if common::par::current_num_threads() == 1 {
+                // In order on one thread: everything before the stop, nothing after it.
+                let before: u64 = v[..stop].iter().map(|&x| u64::from(x)).sum();
+                assert_eq!(sum, before);
+                assert_eq!(produced.load(Ordering::Relaxed), stop);
+            }
+        }
+    });
+}
+
+#[test]
 fn fold_fold_with_try_fold() {
     each_input(14, |_, v| {
         let expected: u64 = v.iter().map(|&x| u64::from(x)).sum();

@@ -97,11 +97,16 @@ impl<R> Folder<Option<R>> for FindAnyFolder<'_, R> {
 
     fn consume_iter<I: IntoIterator<Item = Option<R>>>(mut self, iter: I) -> Self {
         let found = self.found;
-        // ORDERING: see `FindAny::found`.
-        let mut unfinished = iter
-            .into_iter()
-            .take_while(|_| !found.load(Ordering::Relaxed));
-        self.item = unfinished.find_map(|item| item);
+        // Each item is looked at before the flag, as in `first_match`: with the flag first
+        // (`take_while`), LLVM kept an enumerated slice's counter and position in two
+        // registers, one more instruction per item than Rayon's loop (`position_any`).
+        let stopped = iter.into_iter().find_map(|item| match item {
+            Some(item) => Some(Some(item)),
+            // ORDERING: see `FindAny::found`.
+            None if found.load(Ordering::Relaxed) => Some(None),
+            None => None,
+        });
+        self.item = stopped.flatten();
         if self.item.is_some() {
             found.store(true, Ordering::Relaxed);
         }
