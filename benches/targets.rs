@@ -725,29 +725,47 @@ fn collects(pools: &Pools, rounds: usize, n: usize) {
 }
 
 /// What two threads can do for a fresh collect with no library at all (contender
-/// `floor-2`, the machine's limit for the row): they map `0..n` into one fresh buffer,
-/// taking blocks of 1/512 of it in order from a shared iterator (blocks, not halves: see
-/// `floor_nested`).
+/// `floor-2`, the machine's limit for the row): they map `0..n` into one fresh buffer in
+/// 512 blocks ([`two_threads_in_blocks`]).
 fn floor_map_collect(n: usize) -> Vec<u64> {
     let mut out: Vec<u64> = Vec::with_capacity(n);
     let block = n.div_ceil(512).max(1);
-    let blocks = std::sync::Mutex::new(out.spare_capacity_mut().chunks_mut(block).enumerate());
-    let worker = || loop {
-        let Some((index, slots)) = blocks.lock().unwrap().next() else {
-            return;
-        };
+    let blocks = out.spare_capacity_mut().chunks_mut(block).enumerate();
+    two_threads_in_blocks(blocks, (), |(), (index, slots)| {
         for (slot, i) in slots.iter_mut().zip(index * block..) {
             slot.write(scramble(i));
         }
-    };
-    std::thread::scope(|scope| {
-        scope.spawn(worker);
-        worker();
     });
     // SAFETY: the blocks cover all `n` slots, and each was taken by one thread, which wrote
-    // every slot of it before the scope ended.
+    // every slot of it before `two_threads_in_blocks` returned.
     unsafe { out.set_len(n) };
     out
+}
+
+/// Two bare scoped threads (the caller and one more) folding `blocks`, each taking the next
+/// block from the shared iterator when it is done with its last, each from `init`; their
+/// two results. Blocks, not halves: on this shared VM one vCPU is often slower than the
+/// other for a while, and a static half waits for the slower one (weft's own loop, which
+/// balances, beat two static halves in #21's seventeenth pass).
+fn two_threads_in_blocks<B: Send, R: Copy + Send + Sync>(
+    blocks: impl Iterator<Item = B> + Send,
+    init: R,
+    fold: impl Fn(R, B) -> R + Sync,
+) -> (R, R) {
+    let blocks = std::sync::Mutex::new(blocks);
+    let worker = || {
+        let mut acc = init;
+        loop {
+            let Some(block) = blocks.lock().unwrap().next() else {
+                return acc;
+            };
+            acc = fold(acc, block);
+        }
+    };
+    std::thread::scope(|scope| {
+        let other = scope.spawn(worker);
+        (worker(), other.join().unwrap())
+    })
 }
 
 thread_local! {
@@ -778,33 +796,18 @@ fn floor_one_check(v: &[u64], chunk: usize) -> u64 {
 }
 
 /// The nested rows' `floor-2`: two bare scoped threads running the sequential nested loop
-/// over blocks of chunks handed out in order by a shared counter, 512 blocks in all (the
-/// machine's limit for the row: the sum streams 400 MB, which a second vCPU speeds up only
-/// as far as memory bandwidth allows). Blocks, not halves: on this shared VM one vCPU is
-/// often slower than the other for a while, and a static half waits for the slower one
-/// (weft's own loop, which balances, beat two static halves in #21's seventeenth pass).
+/// over 512 blocks of chunks ([`two_threads_in_blocks`]; the machine's limit for the row:
+/// the sum streams 400 MB, which a second vCPU speeds up only as far as memory bandwidth
+/// allows).
 fn floor_nested(v: &[u64], chunk: usize) -> u64 {
     let block = (v.len() / 512).div_ceil(chunk).max(1) * chunk;
-    let next = AtomicUsize::new(0);
-    let worker = || {
-        let mut sum = 0u64;
-        loop {
-            // ORDERING: the counter only hands out distinct block numbers; the blocks are
-            // read-only input and each thread's sum reaches the other through `join`.
-            let start = next.fetch_add(1, Ordering::Relaxed) * block;
-            let Some(part) = v.get(start..v.len().min(start + block)) else {
-                return sum;
-            };
-            sum += part
-                .chunks(chunk)
-                .map(|c| c.iter().map(|&x| cheap(x)).sum::<u64>())
-                .sum::<u64>();
-        }
-    };
-    std::thread::scope(|scope| {
-        let other = scope.spawn(worker);
-        worker() + other.join().unwrap()
-    })
+    let (low, high) = two_threads_in_blocks(v.chunks(block), 0u64, |sum, part| {
+        sum + part
+            .chunks(chunk)
+            .map(|c| c.iter().map(|&x| cheap(x)).sum::<u64>())
+            .sum::<u64>()
+    });
+    low + high
 }
 
 /// The filtered collect's `floor-2`: each thread filters its half of `0..n` into the front

@@ -10,7 +10,7 @@ use crate::common;
 
 use common::par::prelude::*;
 use common::{in_pools, random_u32s, SIZES};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc;
 
 /// Runs `check(n, input)` for every size in every pool; `input` is a fresh random vector.
@@ -422,7 +422,7 @@ fn while_some_sum_keeps_every_item_it_produced() {
         if n > 0 {
             let stop = n / 2;
             let produced = AtomicUsize::new(0);
-            let produced_sum = std::sync::atomic::AtomicU64::new(0);
+            let produced_sum = AtomicU64::new(0);
             let sum: u64 = v
                 .par_iter()
                 .enumerate()
