@@ -339,10 +339,15 @@ impl StealRange {
         Some(chunk)
     }
 
-    /// Thief: claims the upper half (rounded down) of what is left if that is at least
-    /// `min_len`, else all of it if that is (under `2 * min_len` items: the last item of a
-    /// loop of heavy items, which its owner would fold only after its current chunk), else
-    /// nothing. Linearizes at the successful CAS.
+    /// Thief: claims the upper half of what is left, rounded up, if the owner keeps at least
+    /// `min_len`, else all of it if that is at least `min_len` (under `2 * min_len` items:
+    /// the last item of a loop of heavy items, which its owner would fold only after its
+    /// current chunk), else nothing. Linearizes at the successful CAS.
+    ///
+    /// Rounded up because the owner is also folding a chunk it claimed before: of 7 items
+    /// left beside an owner part-way through its eighth, 4 for the thief and 3 for the owner
+    /// end closer together than 3 and 4 (sequential loops of 8 and 12 items of 1.1-1.4 µs
+    /// at 2 threads: 3-4% less time per loop; no change at 16 or more items).
     pub(crate) fn steal_half(&self) -> Option<Range<u32>> {
         // ORDERING: Relaxed: a stale value only makes the CAS below fail (see the table).
         let mut current = self.word.load(Ordering::Relaxed);
@@ -350,7 +355,7 @@ impl StealRange {
             let (low, high) = unpack(current);
             let left = high.saturating_sub(low);
             let take = if left / 2 >= self.limits.min_len {
-                left / 2
+                left - left / 2
             } else if left >= self.limits.min_len {
                 left
             } else {

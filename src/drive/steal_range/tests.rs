@@ -225,10 +225,14 @@ fn a_peek_reports_each_steal_once_and_restarts_the_chunks_like_a_claim() {
     range.take_chunk(&mut cursor).expect("plenty left"); // 1..3; next would be 4 long
     assert!(!range.peek_steal(&mut cursor), "nobody stole yet");
     let stolen = range.steal_half().expect("plenty left");
-    assert_eq!(stolen, 502..1000);
+    assert_eq!(
+        stolen,
+        501..1000,
+        "997 left: the thief takes 499, rounded up"
+    );
     assert!(range.peek_steal(&mut cursor), "the steal is seen");
     assert!(!range.peek_steal(&mut cursor), "and reported only once");
-    assert_eq!(cursor.remaining(), 499);
+    assert_eq!(cursor.remaining(), 498);
     // The next claim does not report the steal again, starts from min_len, and the owner
     // never claims past what the thief left.
     let next = range.take_chunk(&mut cursor).expect("plenty left");
@@ -239,7 +243,7 @@ fn a_peek_reports_each_steal_once_and_restarts_the_chunks_like_a_claim() {
         claimed.push(chunk.indices);
     }
     assert_eq!(claimed.first().unwrap().start, 3);
-    assert_eq!(claimed.last().unwrap().end, 502);
+    assert_eq!(claimed.last().unwrap().end, 501);
     assert!(claimed.windows(2).all(|w| w[0].end == w[1].start));
 }
 
@@ -272,18 +276,26 @@ fn the_minimum_wins_over_a_smaller_maximum() {
 
 #[test]
 fn a_claim_takes_along_the_crumb_that_steals_left() {
-    // The owner sizes its claim (21) from what it saw (170 left), but thieves have left it
-    // 22: the claim would leave 1 < min_len, which no thief can take, so it takes it along.
-    let (range, mut cursor) = StealRange::new(0..200, ChunkLimits::new(10, 40));
+    // The owner sizes its claim from what it saw (79 left: an eighth is 9, raised to
+    // min_len, 10), but thieves have left it 19: the claim would leave 9 < min_len, which no
+    // thief can take, so it takes it along.
+    let (range, mut cursor) = StealRange::new(0..100, ChunkLimits::new(10, 40));
     let first: Vec<_> = (0..2)
         .map(|_| range.take_chunk(&mut cursor).unwrap())
         .collect();
-    assert_eq!(lens(&first), [10, 20]);
-    assert_eq!(range.steal_half(), Some(115..200));
-    assert_eq!(range.steal_half(), Some(73..115));
-    assert_eq!(range.steal_half(), Some(52..73));
+    assert_eq!(
+        lens(&first),
+        [10, 11],
+        "the second capped at an eighth of 90"
+    );
+    assert_eq!(
+        range.steal_half(),
+        Some(60..100),
+        "79 left: 40 for the thief"
+    );
+    assert_eq!(range.steal_half(), Some(40..60));
     let chunk = range.take_chunk(&mut cursor).unwrap();
-    assert_eq!(chunk.indices, 30..52);
+    assert_eq!(chunk.indices, 21..40);
     assert!(chunk.steal_observed);
     assert!(range.is_exhausted());
     assert_eq!(range.take_chunk(&mut cursor), None);
@@ -322,10 +334,10 @@ fn a_crumb_that_would_make_a_chunk_too_long_gets_a_chunk_of_min_len() {
 }
 
 #[test]
-fn thieves_take_the_upper_half_rounded_down_and_a_last_item_whole() {
+fn thieves_take_the_upper_half_rounded_up_and_a_last_item_whole() {
     let (range, mut cursor) = StealRange::new(0..10, ChunkLimits::DEFAULT);
     let steals: Vec<_> = std::iter::from_fn(|| range.steal_half()).collect();
-    assert_eq!(steals, vec![5..10, 3..5, 2..3, 1..2, 0..1]);
+    assert_eq!(steals, vec![5..10, 2..5, 1..2, 0..1]);
     assert!(range.is_exhausted(), "a rest too short to halve goes whole");
     assert_eq!(range.take_chunk(&mut cursor), None);
     assert_eq!(cursor.remaining(), 0);
@@ -350,9 +362,9 @@ fn thieves_take_nothing_shorter_than_min_len() {
 
 #[test]
 fn a_thief_that_takes_the_whole_rest_ends_the_owners_claims() {
-    let (range, mut cursor) = StealRange::new(0..4, ChunkLimits::DEFAULT);
+    let (range, mut cursor) = StealRange::new(0..5, ChunkLimits::DEFAULT);
     assert_eq!(range.take_chunk(&mut cursor).unwrap().indices, 0..1);
-    assert_eq!(range.steal_half(), Some(3..4));
+    assert_eq!(range.steal_half(), Some(3..5));
     assert!(
         cursor.worth_stealing(),
         "the owner has not seen the steal yet"
@@ -380,7 +392,7 @@ fn a_steal_is_observed_once_and_resets_the_chunk_length() {
     for expected in [0..1, 1..3, 3..7] {
         assert_eq!(range.take_chunk(&mut cursor).unwrap().indices, expected);
     }
-    assert_eq!(range.steal_half(), Some(504..1000));
+    assert_eq!(range.steal_half(), Some(503..1000));
     let after: Vec<_> = (0..3)
         .map(|_| range.take_chunk(&mut cursor).unwrap())
         .collect();
@@ -388,7 +400,7 @@ fn a_steal_is_observed_once_and_resets_the_chunk_length() {
     assert_eq!(indices, vec![7..15, 15..16, 16..18]);
     let observed: Vec<_> = after.iter().map(|c| c.steal_observed).collect();
     assert_eq!(observed, vec![true, false, false]);
-    assert_eq!(cursor.remaining(), 504 - 18);
+    assert_eq!(cursor.remaining(), 503 - 18);
 }
 
 #[test]
@@ -405,11 +417,11 @@ fn many_steals_between_claims_cut_the_owners_chunk_and_exhaust_the_range() {
     let steals: Vec<_> = (0..6).map(|_| range.steal_half().unwrap()).collect();
     assert_eq!(
         steals,
-        vec![528..1024, 280..528, 156..280, 94..156, 63..94, 47..63]
+        vec![527..1024, 279..527, 155..279, 93..155, 62..93, 46..62]
     );
-    // The owner asks for 32 but only 31..47 is left: it gets that and the range is empty.
+    // The owner asks for 32 but only 31..46 is left: it gets that and the range is empty.
     let last = range.take_chunk(&mut cursor).unwrap();
-    assert_eq!((last.indices, last.steal_observed), (31..47, true));
+    assert_eq!((last.indices, last.steal_observed), (31..46, true));
     assert!(range.is_exhausted());
     assert_eq!(range.take_chunk(&mut cursor), None);
     assert_eq!(range.take_chunk(&mut cursor), None);
@@ -431,7 +443,14 @@ fn random_interleavings_hand_out_every_index_once_owner_below_thieves() {
                     assert!(stolen.len() >= min_len);
                     let left = thief_start - owner_end;
                     if left as usize >= 2 * min_len {
-                        assert!(stolen.len() as u32 <= left / 2, "at most half");
+                        assert!(
+                            stolen.len() as u32 <= left - left / 2,
+                            "at most half, rounded up"
+                        );
+                        assert!(
+                            (left - stolen.len() as u32) as usize >= min_len,
+                            "the owner keeps a chunk"
+                        );
                     } else {
                         assert_eq!(stolen.len() as u32, left, "too short to halve: whole");
                     }
