@@ -449,7 +449,8 @@ macro_rules! interleaved_contenders {
 /// round), and prints each one's median time relative to the sequential median, with the
 /// ratio of the fastest calls in brackets. Interleaving spreads the shared machine's bursts
 /// of noise over every contender alike, where criterion measures one contender after another;
-/// a 10 ms pause before each call lets the previous pool's workers go to sleep first.
+/// a short pause before each call (`interleave/mod.rs`) lets the previous pool's workers go to
+/// sleep first.
 fn interleave(name: &str, mut contenders: Vec<Contender<'_>>, rounds: usize) {
     use interleave::{fastest, median};
     use std::time::Instant;

@@ -134,7 +134,7 @@ fn sort_halves<T: Send>(v: &mut [T], sort: fn(&mut [T])) {
 type Contender<'a, T> = (String, Box<dyn Fn(&mut Vec<T>) + 'a>);
 
 /// Sorts a fresh clone of `input` with each contender in turn, `rounds` times (the starting
-/// contender rotates each round; the clone and the drop are not timed; a 10 ms pause lets
+/// contender rotates each round; the clone and the drop are not timed; a short pause lets
 /// the previous pool's workers fall asleep first), and prints each one's median time
 /// relative to the median of the std sort of the same kind, fastest-call ratio in brackets.
 fn interleave_input<T>(name: &str, input: &[T], rounds: usize)

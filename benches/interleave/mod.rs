@@ -3,10 +3,16 @@
 //
 // Criterion measures one contender after another, so on a shared machine a burst of host
 // noise lands on one contender only. Here every contender runs once per round, in an order
-// shuffled anew each round (from a fixed seed, so runs repeat), and a 10 ms pause before each
-// call lets the previous pool's workers stop spinning and fall asleep, so they do not compete
-// with the next contender. The shuffle matters: what one call leaves behind reaches the next
-// one. In a fixed cyclic order, one contender always ran right after `huge-seq` (which frees
+// shuffled anew each round (from a fixed seed, so runs repeat), and a 1 ms pause before each
+// call lets the previous pool's workers stop spinning and fall asleep (both libraries' idle
+// workers sleep after 32 rounds of yielding, well under 1 ms), so they do not compete with
+// the next contender. Not longer: on this VM a vCPU left idle for 5 ms or more runs the next
+// few milliseconds of a 2-thread pool's work slowly, so with the 10 ms pause used until
+// #21's nineteenth pass the 2-thread figures of millisecond kernels measured the host more
+// than the library (sequential loops of 8-item parallel loops, per loop: weft 6.8 µs and
+// Rayon 7.1 after a 1 ms pause, 11.8 and 11.5 after 10 ms, where the sequential code takes
+// 11.0). `WEFT_BENCH_PAUSE_US` sets another pause. The shuffle matters: what one call leaves
+// behind reaches the next one. In a fixed cyclic order, one contender always ran right after `huge-seq` (which frees
 // 80 MB of huge-page-advised memory), and whichever ran there measured 2-8% slower than in
 // any other place (a 10^7-item fresh collect, in a probe crate).
 
@@ -35,7 +41,8 @@ pub(crate) fn selected(name: &str) -> bool {
 }
 
 /// Runs `timed(i)` for every contender `i < contenders`, `rounds` rounds, each round in a new
-/// shuffled order (the same orders every run), after a 10 ms pause each; `timed` returns how
+/// shuffled order (the same orders every run), after a pause each (1 ms unless
+/// `WEFT_BENCH_PAUSE_US` says otherwise); `timed` returns how
 /// long its measured part took. Returns each contender's times, sorted.
 pub(crate) fn round_robin(
     contenders: usize,
@@ -45,10 +52,16 @@ pub(crate) fn round_robin(
     let mut times: Vec<Vec<Duration>> = vec![Vec::with_capacity(rounds); contenders];
     let mut order: Vec<usize> = (0..contenders).collect();
     let mut rng = SmallRng::seed_from_u64(0x7765_6674);
+    let pause = Duration::from_micros(
+        std::env::var("WEFT_BENCH_PAUSE_US")
+            .ok()
+            .and_then(|p| p.parse().ok())
+            .unwrap_or(1_000),
+    );
     for _ in 0..rounds {
         order.shuffle(&mut rng);
         for &i in &order {
-            std::thread::sleep(Duration::from_millis(10));
+            std::thread::sleep(pause);
             times[i].push(timed(i));
         }
     }
