@@ -1,5 +1,6 @@
-// Round-robin timing for the benches' interleaved mode (`WEFT_BENCH_INTERLEAVED=1`), shared
-// by `benches/iter.rs` and `benches/sort.rs` through `#[path]`.
+// Round-robin timing for the benches' interleaved mode, shared by `benches/iter.rs`,
+// `benches/sort.rs`, `benches/targets.rs`, `benches/breadth.rs` and `benches/beyond.rs`
+// through `#[path]`.
 //
 // Criterion measures one contender after another, so on a shared machine a burst of host
 // noise lands on one contender only. Here every contender runs once per round, in an order
@@ -12,9 +13,10 @@
 // than the library (sequential loops of 8-item parallel loops, per loop: weft 6.8 µs and
 // Rayon 7.1 after a 1 ms pause, 11.8 and 11.5 after 10 ms, where the sequential code takes
 // 11.0). `WEFT_BENCH_PAUSE_US` sets another pause. The shuffle matters: what one call leaves
-// behind reaches the next one. In a fixed cyclic order, one contender always ran right after `huge-seq` (which frees
-// 80 MB of huge-page-advised memory), and whichever ran there measured 2-8% slower than in
-// any other place (a 10^7-item fresh collect, in a probe crate).
+// behind reaches the next one. In a fixed cyclic order, one contender always ran right after
+// `huge-seq` (which frees 80 MB of huge-page-advised memory), and whichever ran there
+// measured 2-8% slower than in any other place (a 10^7-item fresh collect, in a probe
+// crate).
 
 use rand::{rngs::SmallRng, seq::SliceRandom, SeedableRng};
 
@@ -42,8 +44,8 @@ pub(crate) fn selected(name: &str) -> bool {
 
 /// Runs `timed(i)` for every contender `i < contenders`, `rounds` rounds, each round in a new
 /// shuffled order (the same orders every run), after a pause each (1 ms unless
-/// `WEFT_BENCH_PAUSE_US` says otherwise); `timed` returns how
-/// long its measured part took. Returns each contender's times, sorted.
+/// `WEFT_BENCH_PAUSE_US` says otherwise); `timed` returns how long its measured part took.
+/// Returns each contender's times, sorted.
 pub(crate) fn round_robin(
     contenders: usize,
     rounds: usize,
