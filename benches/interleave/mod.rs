@@ -29,9 +29,14 @@ pub(crate) fn requested() -> bool {
 
 /// Calls per contender: `WEFT_BENCH_ROUNDS`, or `default`.
 pub(crate) fn rounds(default: usize) -> usize {
-    std::env::var("WEFT_BENCH_ROUNDS")
+    env_number("WEFT_BENCH_ROUNDS", default)
+}
+
+/// The number in the environment variable `name`, or `default` if it is unset or no number.
+fn env_number<T: std::str::FromStr>(name: &str, default: T) -> T {
+    std::env::var(name)
         .ok()
-        .and_then(|r| r.parse().ok())
+        .and_then(|value| value.parse().ok())
         .unwrap_or(default)
 }
 
@@ -54,12 +59,7 @@ pub(crate) fn round_robin(
     let mut times: Vec<Vec<Duration>> = vec![Vec::with_capacity(rounds); contenders];
     let mut order: Vec<usize> = (0..contenders).collect();
     let mut rng = SmallRng::seed_from_u64(0x7765_6674);
-    let pause = Duration::from_micros(
-        std::env::var("WEFT_BENCH_PAUSE_US")
-            .ok()
-            .and_then(|p| p.parse().ok())
-            .unwrap_or(1_000),
-    );
+    let pause = Duration::from_micros(env_number("WEFT_BENCH_PAUSE_US", 1_000));
     for _ in 0..rounds {
         order.shuffle(&mut rng);
         for &i in &order {
