@@ -208,6 +208,27 @@ impl<P: Producer, K: PerChunk<P::Item>> Iterator for ChunkSeq<P, K> {
         (len, Some(len))
     }
 
+    /// A leaf's whole run of chunks: the rest carried as a plain producer, not re-wrapped in
+    /// an `Option` per chunk as `next` must (4 fewer instructions per chunk of
+    /// `fold_chunks(64, ..)` over `u64`s, where `next` left weft 2.7% above Rayon's count).
+    fn fold<B, G>(self, init: B, mut g: G) -> B
+    where
+        G: FnMut(B, Self::Item) -> B,
+    {
+        // `base` is `Some` only while `base_len > 0`, so the last chunk is never empty.
+        let Some(mut base) = self.base else {
+            return init;
+        };
+        let (size, per_chunk) = (self.size, self.per_chunk);
+        let (mut left, mut acc) = (self.base_len, init);
+        while left > size {
+            let (chunk, rest) = base.split_at(size);
+            acc = g(acc, per_chunk.per_chunk(chunk.into_iter(), size));
+            (base, left) = (rest, left - size);
+        }
+        g(acc, per_chunk.per_chunk(base.into_iter(), left))
+    }
+
     /// Over inert items (see `Producer::INERT`), `n` chunks are cut off and dropped in one
     /// `split_at`: `step_by` over chunks of a range costs the chunks it keeps. Otherwise
     /// every skipped chunk is made, as Rayon makes it.
