@@ -208,9 +208,9 @@ impl<P: Producer, K: PerChunk<P::Item>> Iterator for ChunkSeq<P, K> {
         (len, Some(len))
     }
 
-    /// A leaf's whole run of chunks: the rest carried as a plain producer, not re-wrapped in
-    /// an `Option` per chunk as `next` must (4 fewer instructions per chunk of
-    /// `fold_chunks(64, ..)` over `u64`s, where `next` left weft 2.7% above Rayon's count).
+    /// A leaf's whole run of chunks: the rest carried as a plain producer, not taken out of
+    /// an `Option` and put back per chunk as `next` must (`fold_chunks(64, ..)` over `u64`s:
+    /// 15 fewer instructions per chunk, 0.93 of Rayon's count where `next` made it 1.03).
     fn fold<B, G>(self, init: B, mut g: G) -> B
     where
         G: FnMut(B, Self::Item) -> B,
