@@ -323,51 +323,40 @@ fn chunks_of_an_iterator() {
 }
 
 /// Chunks consumed by a reduction (each leaf folds its run of chunks in one `fold`), with
-/// every chunk's position in the result: a chunk cut wrong, dropped or repeated changes it.
+/// every chunk's position in the result: a chunk cut wrong, dropped, repeated or empty
+/// changes it.
 #[test]
 fn chunks_folded_by_a_reduction() {
-    let weigh = |c: &[u32]| {
-        c.iter().fold(c.len() as u64, |a, &x| {
-            a.wrapping_mul(31).wrapping_add(u64::from(x))
-        })
-    };
+    let step = |a: u64, x: &u32| a.wrapping_mul(31).wrapping_add(u64::from(*x));
+    // A chunk's weight: its items folded in order, and its length.
+    let weigh = |c: &[u32]| (c.iter().fold(0, step), c.len() as u64);
+    // Nonzero for every chunk, an empty one included, and different at each position.
+    let placed =
+        |(i, (sum, len)): (usize, (u64, u64))| (sum ^ ((len + 1) << 48)).rotate_left(i as u32 % 64);
     each_input(11, |_, v| {
         for size in [1, 2, 3, 7, 64] {
-            let expected: Vec<u64> = v.chunks(size).map(weigh).collect();
-            let hash = |sums: &[u64]| {
-                sums.iter()
-                    .enumerate()
-                    .fold(0u64, |a, (i, &s)| a ^ s.rotate_left(i as u32 % 64))
-            };
+            let expected = v
+                .chunks(size)
+                .map(weigh)
+                .enumerate()
+                .map(placed)
+                .fold(0, |a, b| a ^ b);
             let folded = v
                 .par_iter()
-                .fold_chunks(
-                    size,
-                    || None,
-                    |acc: Option<(u64, u64)>, &x| {
-                        let (a, len) = acc.unwrap_or((0, 0));
-                        Some((a.wrapping_mul(31).wrapping_add(u64::from(x)), len + 1))
-                    },
-                )
+                .fold_chunks(size, || (0, 0), |(sum, len), x| (step(sum, x), len + 1))
                 .enumerate()
-                .map(|(i, acc)| {
-                    let (a, len) = acc.expect("a chunk is never empty");
-                    // Re-seed with the chunk's length, as `weigh` does.
-                    let seeded = (0..len)
-                        .fold(len, |s, _| s.wrapping_mul(31))
-                        .wrapping_add(a);
-                    seeded.rotate_left(i as u32 % 64)
-                })
+                .map(placed)
                 .reduce(|| 0, |a, b| a ^ b);
-            assert_eq!(folded, hash(&expected), "fold_chunks({size})");
+            assert_eq!(folded, expected, "fold_chunks({size})");
             let gathered = v
                 .par_iter()
                 .copied()
                 .chunks(size)
+                .map(|c| weigh(&c))
                 .enumerate()
-                .map(|(i, c)| weigh(&c).rotate_left(i as u32 % 64))
+                .map(placed)
                 .reduce(|| 0, |a, b| a ^ b);
-            assert_eq!(gathered, hash(&expected), "chunks({size})");
+            assert_eq!(gathered, expected, "chunks({size})");
         }
     });
 }
