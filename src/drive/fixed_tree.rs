@@ -19,7 +19,8 @@ use std::num::NonZeroUsize;
 
 use super::fold_consumer;
 use crate::plumbing::{Consumer, Folder, Producer, Reducer, SplitTree};
-use crate::pool::{current_num_threads, join_context_erased, on_a_worker, InlineLimit};
+use super::context::InlineLimit;
+use crate::pool::{current_num_threads, join_context_erased, on_a_worker};
 
 /// Leaves of the default tree hold at most this many items. At about 1 ns per item (a float
 /// sum is a dependent chain of adds), a leaf's own cost (a `join`, a producer and a consumer
@@ -68,8 +69,8 @@ pub(super) fn asked_by<P: Producer>(len: usize, producer: &P) -> Option<usize> {
 /// not folded inline: a leaf sets its worker's inline limit to 0 ([`LeafMark`]), so that no
 /// loop nested in it is folded whole where the tree would cut it.
 #[inline]
-pub(super) fn inherited_leaf<P: Producer>(len: usize, producer: &P) -> Option<usize> {
-    inherited().then(|| leaf_len(len, None, producer.min_len(), producer.max_len()))
+pub(super) fn inherited_leaf(len: usize, min_len: usize, max_len: usize) -> Option<usize> {
+    inherited().then(|| leaf_len(len, None, min_len, max_len))
 }
 
 thread_local! {
@@ -90,7 +91,7 @@ fn inherited() -> bool {
 
 /// Marks this thread as folding a fixed-tree leaf until dropped (also on unwinding), then
 /// restores what was there (leaves nest when a leaf's items run loops of their own). On a
-/// worker it also allows no inline loops meanwhile (`pool::InlineLimit` of 0), so that
+/// worker it also allows no inline loops meanwhile (an `InlineLimit` of 0), so that
 /// every loop nested in the leaf reaches [`inherited_leaf`] and is cut as the tree says.
 struct LeafMark {
     outer: bool,
@@ -113,20 +114,108 @@ impl Drop for LeafMark {
 }
 
 /// Runs `consumer` over the `len` items of `producer` in the fixed tree with leaves of `leaf`
-/// items (`leaf >= 1`).
-pub(super) fn drive<P, C>(len: usize, leaf: usize, producer: P, consumer: C) -> C::Result
+/// items (`leaf >= 1`). With `drive_leaves`, each leaf is driven as a loop of its own
+/// instead of folded in order (a loop too long for one range, cut in pieces that fit).
+pub(super) fn drive<P, C>(
+    len: usize,
+    leaf: usize,
+    producer: P,
+    consumer: C,
+    drive_leaves: bool,
+) -> C::Result
 where
     P: Producer,
     C: Consumer<P::Item>,
 {
+    let mut root = Node::<P, C> {
+        work: Some((producer, consumer)),
+        result: None,
+    };
     if len <= leaf || current_num_threads() == 1 {
         // One leaf, or nobody to share the leaves with: the same tree, walked in order here
         // (on a worker, as every driver runs closures: thread names, `current_thread_index`).
-        // One leaf makes no `join`, and in a pool of one nobody can take a `join`'s `b`: one
-        // `walk` serves every case (a copy without `join` was compiled for every loop).
-        return on_a_worker(move || walk(len, leaf, producer, consumer));
+        on_a_worker(|| walk(&mut root, len, leaf, drive_leaves));
+    } else {
+        walk(&mut root, len, leaf, drive_leaves);
     }
-    walk(len, leaf, producer, consumer)
+    root.result.expect("the walk completed the root")
+}
+
+/// A node of the tree, seen through one type: the walk (and its `join`s) is compiled once,
+/// and each loop type compiles only its [`Node`]'s three methods.
+trait Walk: Send {
+    /// If the consumer wants no more items, completes this node with no items: true then.
+    fn finish_if_full(&mut self) -> bool;
+    /// Folds this node's `len` items, in order, into a folder of its own (a leaf).
+    fn fold_leaf(&mut self, len: usize);
+    /// Drives this node's `len` items as a loop of its own (a leaf of `drive_leaves`).
+    fn drive_leaf(&mut self, len: usize);
+    /// Cuts this node's `len` items after the first `mid` into two children, hands both to
+    /// `walk_both`, then reduces their results, left before right, into this node's.
+    fn split(
+        &mut self,
+        mid: usize,
+        len: usize,
+        walk_both: &mut dyn FnMut(&mut dyn Walk, &mut dyn Walk),
+    );
+}
+
+/// A node's producer and consumer until it is walked, then its result.
+struct Node<P, C>
+where
+    P: Producer,
+    C: Consumer<P::Item>,
+{
+    work: Option<(P, C)>,
+    result: Option<C::Result>,
+}
+
+impl<P, C> Walk for Node<P, C>
+where
+    P: Producer,
+    C: Consumer<P::Item>,
+{
+    fn finish_if_full(&mut self) -> bool {
+        let full = self.work.as_ref().is_some_and(|(_, consumer)| consumer.full());
+        if full {
+            let (_, consumer) = self.work.take().expect("checked above");
+            self.result = Some(consumer.into_folder().complete());
+        }
+        full
+    }
+
+    fn fold_leaf(&mut self, len: usize) {
+        let (producer, consumer) = self.work.take().expect("a node is walked once");
+        let _mark = LeafMark::enter();
+        self.result = Some(fold_consumer(producer, len, consumer).complete());
+    }
+
+    fn drive_leaf(&mut self, len: usize) {
+        let (producer, consumer) = self.work.take().expect("a node is walked once");
+        self.result = Some(super::indexed::start((len, producer, consumer)));
+    }
+
+    fn split(
+        &mut self,
+        mid: usize,
+        len: usize,
+        walk_both: &mut dyn FnMut(&mut dyn Walk, &mut dyn Walk),
+    ) {
+        let (producer, consumer) = self.work.take().expect("a node is walked once");
+        let (left_producer, right_producer) = producer.split_at(mid);
+        let (left_consumer, right_consumer, reducer) = consumer.split_at_sized(mid, len);
+        let mut left = Node::<P, C> {
+            work: Some((left_producer, left_consumer)),
+            result: None,
+        };
+        let mut right = Node::<P, C> {
+            work: Some((right_producer, right_consumer)),
+            result: None,
+        };
+        walk_both(&mut left, &mut right);
+        let done = "the walk completed both children";
+        self.result = Some(reducer.reduce(left.result.expect(done), right.result.expect(done)));
+    }
 }
 
 /// Where a node of `len > leaf` items is cut: after the first `b - b / 2` of its `b` leaves.
@@ -138,38 +227,25 @@ fn split_point(len: usize, leaf: usize) -> usize {
 
 /// The tree below a node: each right child is the `b` of a `join`, which idle workers may
 /// steal.
-fn walk<P, C>(len: usize, leaf: usize, producer: P, consumer: C) -> C::Result
-where
-    P: Producer,
-    C: Consumer<P::Item>,
-{
-    if consumer.full() {
-        return consumer.into_folder().complete();
+fn walk(node: &mut dyn Walk, len: usize, leaf: usize, drive_leaves: bool) {
+    if node.finish_if_full() {
+        return;
     }
     if len <= leaf {
-        return fold_leaf(len, producer, consumer);
+        if drive_leaves {
+            node.drive_leaf(len);
+        } else {
+            node.fold_leaf(len);
+        }
+        return;
     }
     let mid = split_point(len, leaf);
-    let (left_producer, right_producer) = producer.split_at(mid);
-    let (left_consumer, right_consumer, reducer) = consumer.split_at_sized(mid, len);
-    // Erased (one `join_context` instance for every loop's tree): every indexed loop
-    // compiles this walk, in case it starts inside a fixed-tree leaf, and a node's few
-    // hundred instructions hide the two indirect calls.
-    let (left, right) = join_context_erased(
-        |_| walk(mid, leaf, left_producer, left_consumer),
-        |_| walk(len - mid, leaf, right_producer, right_consumer),
-    );
-    reducer.reduce(left, right)
-}
-
-/// One leaf: a folder of its own, all `len` items in index order.
-fn fold_leaf<P, C>(len: usize, producer: P, consumer: C) -> C::Result
-where
-    P: Producer,
-    C: Consumer<P::Item>,
-{
-    let _mark = LeafMark::enter();
-    fold_consumer(producer, len, consumer).complete()
+    node.split(mid, len, &mut |left, right| {
+        join_context_erased(
+            |_| walk(left, mid, leaf, drive_leaves),
+            |_| walk(right, len - mid, leaf, drive_leaves),
+        );
+    });
 }
 
 #[cfg(test)]

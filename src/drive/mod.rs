@@ -5,17 +5,20 @@
 //! [`drive_unindexed`] for the rest, and [`fork`] for the one adapter that runs two whole
 //! iterators side by side (`chain` of unindexed iterators); [`worker_count`] and [`pause`]
 //! let sources that pace themselves (`par_bridge`, the block adapters) ask the pool.
-//! Indexed work goes to the on-steal driver ([`on_steal`]): one work-stealing index range
-//! per owner, split only when a thief takes half of what is left (`README.md` here has the
-//! protocol). A producer that asks for a split tree fixed by its length alone
+//! Indexed work goes to the indexed driver ([`indexed`], over the one owner loop of
+//! [`owner`] and the rules of [`policy`]): one work-stealing index range per owner, split
+//! only when a thief takes half of what is left (`README.md` here has the protocol). A producer that asks for a split tree fixed by its length alone
 //! (`deterministic()`, scans) goes to [`fixed_tree`] instead. Unindexed work uses the
 //! recursive split-in-half driver in [`halving`]; with the `bench-internals` feature a
 //! benchmark can send indexed work there too, to compare.
 
-mod clock; // the cheap timestamps that size the on-steal driver's blocks
+mod clock; // the cheap timestamps that size an owner's blocks
+mod context; // how long a loop nested in the current work may be and still run inline
 mod fixed_tree; // a split tree fixed by the length alone: deterministic() and scans
 mod halving; // recursive split-in-half with a budget that resets when a job is stolen
-mod on_steal; // lazy splitting of indexed work over a work-stealing index range
+mod indexed; // indexed loops: the typed side (short path, start, offers, steal-me)
+mod owner; // the one owner loop, compiled once: claims, blocks, looks at the pool
+mod policy; // every tuning rule of the indexed driver, in one table
 mod steal_range; // lock-free work-stealing index range and its producer hand-off
 
 pub(crate) use fixed_tree::leaf_len;
@@ -66,14 +69,14 @@ where
     C: Consumer<P::Item>,
 {
     if let Some(leaf) = fixed_tree::asked_by(len, &producer) {
-        return fixed_tree::drive(len, leaf, producer, consumer);
+        return fixed_tree::drive(len, leaf, producer, consumer, false);
     }
-    // A loop nested in a fixed tree's leaf is never folded inline (the leaf set the inline
-    // limit to 0): the on-steal driver asks `fixed_tree::inherited_leaf` on its shared path
-    // only, so the inline path reads no thread-local of its own. The benchmarks' switch to
-    // the split-in-half driver (`halving_for_indexed`) is read there too, so that a
-    // `bench-internals` build runs the same inline path as a user's build.
-    on_steal::drive_indexed(len, producer, consumer)
+    // A loop nested in a fixed tree's leaf is never folded inline (the leaf allows no inline
+    // loops): the indexed driver asks `fixed_tree::inherited_leaf` off its short path only,
+    // so the short path reads no thread-local of its own. The benchmarks' switch to the
+    // split-in-half driver (`halving_for_indexed`) is read there too, so that a
+    // `bench-internals` build runs the same short path as a user's build.
+    indexed::drive_indexed(len, producer, consumer)
 }
 
 /// Folds the `len` items of `producer` into `folder`: the leaf of both drivers. An input

@@ -20,9 +20,10 @@
 //! stale value just makes the CAS fail and retry with the fresh one.
 
 use core::ops::Range;
-use std::time::Duration;
 
 use crossbeam_utils::CachePadded;
+
+use super::policy;
 
 use crate::sync::atomic::{AtomicU64, Ordering};
 
@@ -41,55 +42,6 @@ mod tests;
 /// The longest range a `StealRange` holds: both ends are `u32`. The driver splits a longer
 /// producer in halves (with `join`) until each half fits; see `drive/README.md`.
 pub(crate) const MAX_RANGE_LEN: usize = u32::MAX as usize;
-
-/// The owner's chunk never exceeds `rest >> REST_SHARE_SHIFT` (an eighth of what it has not
-/// claimed yet) unless `min_len` asks for more, so that a thief arriving late still finds
-/// most of the work stealable.
-const REST_SHARE_SHIFT: u32 = 3;
-
-/// How long an owner folds between two looks at the pool (see [`OwnerCursor::block_took`]).
-/// Each look costs a clock read, a `split_at` of the chunk's producer and two plain loads,
-/// about 0.1 µs with cache misses. Measured on the triangular loop (2 threads, per-item
-/// traces, with early publication): with 20 µs blocks the owners lost 60-110 µs more per
-/// 33 ms run than Rayon's workers, with 50 or 80 µs about the same as Rayon's; a thief's
-/// wait does not grow with the block, because long blocks get their "steal me" job
-/// published at once.
-const BLOCK_TIME_TARGET: Duration = Duration::from_micros(50);
-
-/// Once the owner has timed a block, each claim covers at least this long a run of items
-/// (see [`OwnerCursor::block_took`]). A claim costs a few hundred instructions (the RMW,
-/// the hand-off lock, a producer and a consumer split): without this floor a range of a few
-/// hundred cheap items took about 40 claims, which made a small parallel loop several times
-/// slower than Rayon's. A thief waits at most this long for work the owner has claimed.
-/// 2 µs, not more: the floor overrides the eighth-of-the-rest cap, so it is also the most
-/// the owner takes out of a thief's reach in one claim. At 10 µs a loop of 10-30 µs
-/// (32 items of 400 ns, 64 of 400 ns, 32 of 800 ns, at 2 threads) kept most of its items on
-/// the owner and took 1.3-1.5 times Rayon's time; at 2 µs it ties.
-const CLAIM_TIME_FLOOR: Duration = Duration::from_micros(2);
-
-/// A loop whose rest takes at most this long at the rate of its timed first claim is folded
-/// by its owner alone ([`OwnerCursor::rest_is_short`]): sharing it costs a thief's round
-/// trip (the owner waits for the stolen part, a few hundred nanoseconds on two cores) and
-/// would save at most half of it. Measured at 2 threads, sequential loops of loops
-/// (`benches/RESULTS.md`, seventeenth pass): 2.9 µs loops took 2.95 µs folded alone and
-/// 3.1 shared, 8.3 µs loops 8.5 alone and 5.9 shared. The rate of a claim of one to four
-/// cheap items is mostly the two clock reads around it, so this also has to cover a loop of
-/// a few hundred cheap items whose first item seems to take 10-15 ns.
-const SHORT_REST_TIME: Duration = Duration::from_micros(4);
-
-/// A loop nested in an owner's items is folded inline only if these take less than this
-/// each ([`OwnerCursor::nested_inline_limit`]).
-const INLINE_ITEM_TIME_LIMIT: Duration = Duration::from_micros(10);
-
-/// A loop nested in an owner's cheap items is folded whole if it is at most this many items
-/// per nanosecond of an item's time ([`OwnerCursor::nested_inline_limit`]): a nested loop
-/// whose items cost at least 1/16 ns each takes at most 16 times an average item.
-const INLINE_ITEMS_PER_NS: u64 = 16;
-
-/// The measured rate is items per nanosecond in fixed point with this many fraction bits
-/// (`OwnerCursor::rate`): one division per timed block, and every length derived from it
-/// is a multiplication.
-const RATE_SHIFT: u32 = 32;
 
 /// The shared word: `low` in bits 0..32, `high` in bits 32..64. The owner's `fetch_add` adds
 /// to `low` directly; it never carries into `high` because the owner keeps
@@ -147,6 +99,11 @@ impl ChunkLimits {
         self.min_len == 1 && !self.is_capped()
     }
 
+    /// The shortest piece anyone takes (`with_min_len`, at least 1).
+    pub(crate) fn min_len(&self) -> u32 {
+        self.min_len
+    }
+
     /// The longest chunk an owner claims (but see [`fit_claim`](Self::fit_claim)).
     pub(crate) fn max_len(&self) -> usize {
         self.max_len as usize
@@ -195,22 +152,16 @@ pub(crate) struct StealRange {
 }
 
 /// The owner's private side: its next `low` (only the owner moves `low`), the highest `high`
-/// it has seen (thieves only lower it), the length of its next chunk, and how many items it
-/// folds between two looks at the pool (its *block*). Exactly one per `StealRange`, made
-/// together with it; not `Clone`.
+/// it has seen (thieves only lower it), and what sizes its next claim: the length that
+/// doubles while nobody steals and the floor the driver's measurements set
+/// (`policy::claim_len`). Exactly one per `StealRange`, made together with it; not `Clone`.
 #[derive(Debug)]
 pub(crate) struct OwnerCursor {
     low: u32,
     high_seen: u32,
     next_len: u32,
-    block_len: u32,
-    /// The last timed block's rate: items per nanosecond, times `2^RATE_SHIFT`, rounded up
-    /// (so that a span of whole items comes out whole); 0 before any block is timed.
-    /// Sets the claim floor ([`CLAIM_TIME_FLOOR`] of items), the short rest of a timed
-    /// start ([`SHORT_REST_TIME`]) and the nested inline limit.
-    rate: u64,
-    /// The last block took at least half the target: items are slow.
-    slow: bool,
+    /// The shortest claim the driver wants (`policy::Pace::claim_floor`); 0 until it says.
+    floor: u32,
     /// The length of a chunk the owner has claimed from the word but not handed out yet:
     /// the indices `low - pending..low`, returned by the next `take_chunk`. Non-zero only
     /// after a claim took along a crumb that would have made its chunk longer than any
@@ -237,10 +188,7 @@ impl OwnerCursor {
             low: indices.start,
             high_seen: indices.end,
             next_len: limits.min_len,
-            // No measurement yet: a chunk is one block until one is seen to be slow.
-            block_len: u32::MAX,
-            rate: 0,
-            slow: false,
+            floor: 0,
             pending: 0,
             limits,
         }
@@ -297,7 +245,8 @@ impl StealRange {
 
     /// Owner: claims the next chunk from the low end, or `None` once the range is exhausted.
     /// One `fetch_add` per chunk; none at all once exhausted. Linearizes at the `fetch_add`.
-    #[inline]
+    /// Not inlined: it runs once per chunk, and every loop type would compile a copy.
+    #[inline(never)]
     pub(crate) fn take_chunk(&self, cursor: &mut OwnerCursor) -> Option<Chunk> {
         if cursor.pending > 0 {
             // Claimed with the previous chunk already (below): no atomic.
@@ -428,112 +377,16 @@ impl OwnerCursor {
         self.high_seen.saturating_sub(self.low) + self.pending
     }
 
-    /// How many of the `left` items still to fold in the current chunk the owner folds
-    /// before its next look at the pool: the block length, cut to `left`.
+    /// The driver's shortest claim from now on (`policy::Pace::claim_floor`).
     #[inline]
-    pub(crate) fn block_len(&self, left: u32) -> u32 {
-        self.block_len.min(left)
+    pub(crate) fn set_claim_floor(&mut self, floor: u32) {
+        self.floor = floor;
     }
 
-    /// Feedback from the driver: a block of `len` items took `elapsed` to fold. An idle
-    /// worker can steal from this owner only once its "steal me" job is published, which
-    /// happens between two blocks (at once when items are slow, see
-    /// [`items_are_slow`](Self::items_are_slow)), and the owner notices a steal only between
-    /// two blocks. So a block slower than [`BLOCK_TIME_TARGET`] scales the next one down to
-    /// about the target (never below `min_len`); a full block faster than half the target
-    /// lets the next one double; in between the length stays. Cheap items thus get long
-    /// blocks (often the whole chunk), expensive ones about 50 µs each.
-    ///
-    /// The same measurement sets the claim floor (the only way time enters the claims): the
-    /// next claims cover at least about [`CLAIM_TIME_FLOOR`] of items at this block's rate.
-    /// The block's time includes the claim and the clock read before it, so the rate errs on
-    /// the slow side and the floor on the short side. Slow items (a floor below `min_len`)
-    /// leave the claims as they are.
-    pub(crate) fn block_took(&mut self, len: u32, elapsed: Duration) {
-        // 64-bit arithmetic (a 128-bit division is a libcall): `len < 2^32` shifted by 32
-        // fits, and so does `len` times a target of 50 000 ns.
-        let elapsed_ns = u64::try_from(elapsed.as_nanos()).unwrap_or(u64::MAX);
-        self.rate = (u64::from(len) << RATE_SHIFT)
-            .checked_div(elapsed_ns)
-            // Rounded up: 1 item in 200 ns is 10 items in 2 µs, not 9.
-            .map_or(u64::MAX, |rate| rate.saturating_add(1));
-        self.slow = elapsed >= BLOCK_TIME_TARGET / 2;
-        if elapsed > BLOCK_TIME_TARGET {
-            // `elapsed` exceeds the target here, so `scaled` is below `len`.
-            let target_ns = BLOCK_TIME_TARGET.as_nanos() as u64;
-            let scaled = (u64::from(len) * target_ns / elapsed_ns) as u32;
-            self.block_len = scaled.max(self.limits.min_len);
-        } else if !self.slow && len >= self.block_len {
-            // A full block (not one cut short by the end of its chunk) was fast.
-            self.block_len = self.block_len.saturating_mul(2);
-        }
-    }
-
-    /// Whether the last block took at least half the target (slow items, or cheap ones in a
-    /// long chunk): then the driver publishes its "steal me" job as soon as it exists
-    /// instead of waiting for an idle worker to show up between two blocks (a deque push is
-    /// nothing next to such a block).
+    /// Whether the range is exhausted as far as the owner knows.
     #[inline]
-    pub(crate) fn items_are_slow(&self) -> bool {
-        self.slow
-    }
-
-    /// The items `span` covers at the last timed block's rate, rounded down (0 before any
-    /// block is timed, `u32::MAX` after a block timed at zero).
-    #[inline]
-    fn items_in(&self, span: Duration) -> u32 {
-        let items = self.rate.saturating_mul(span.as_nanos() as u64) >> RATE_SHIFT;
-        u32::try_from(items).unwrap_or(u32::MAX)
-    }
-
-    /// The shortest claim: about [`CLAIM_TIME_FLOOR`] of items at the last block's rate; 0
-    /// before any block is timed.
-    #[inline]
-    fn claim_floor(&self) -> u32 {
-        self.items_in(CLAIM_TIME_FLOOR)
-    }
-
-    /// How long a loop nested in one of the owner's items may be and still be folded whole,
-    /// inline (`pool::fold_inline`): none until a block is timed, none if items take
-    /// [`INLINE_ITEM_TIME_LIMIT`] or more; otherwise [`INLINE_ITEMS_PER_NS`] items per
-    /// nanosecond an item takes at the last block's rate. Such a loop runs start to end
-    /// without a look at the pool, and an idle worker gets this owner's steal-me (or an
-    /// older fork) at the next loop or block instead; the length cap keeps a loop far longer
-    /// than the average item (one item of many with a loop of millions) from running whole.
-    #[inline]
-    pub(crate) fn nested_inline_limit(&self) -> u32 {
-        if self.items_in(INLINE_ITEM_TIME_LIMIT) == 0 {
-            return 0; // nothing timed yet, or slow items
-        }
-        // `INLINE_ITEMS_PER_NS` times the nanoseconds an item takes, rounded to nearest: no
-        // overflow, as `rate / 2 < 2^63` and the other term is 2^36.
-        let limit = ((INLINE_ITEMS_PER_NS << RATE_SHIFT) + self.rate / 2) / self.rate;
-        u32::try_from(limit).unwrap_or(u32::MAX)
-    }
-
-    /// Whether `left`, the unfolded rest of the owner's current chunk, is all the range has
-    /// left and takes at most about [`CLAIM_TIME_FLOOR`] at the last block's rate: then the
-    /// driver folds it in one untimed block, as no later claim or block needs the time.
-    #[inline]
-    pub(crate) fn is_short_last_chunk(&self, left: u32) -> bool {
-        self.remaining() == 0 && left <= self.claim_floor()
-    }
-
-    /// Whether everything left takes at most [`SHORT_REST_TIME`] at the last timed block's
-    /// rate: too little for a thief to gain more than sharing costs. False before any block
-    /// is timed.
-    #[inline]
-    pub(crate) fn rest_is_short(&self) -> bool {
-        self.remaining() <= self.short_rest_items()
-    }
-
-    /// The items [`SHORT_REST_TIME`] covers at the last timed block's rate (0 before any
-    /// block is timed): a rest of at most this many is short ([`rest_is_short`]).
-    ///
-    /// [`rest_is_short`]: Self::rest_is_short
-    #[inline]
-    pub(crate) fn short_rest_items(&self) -> u32 {
-        self.items_in(SHORT_REST_TIME)
+    pub(crate) fn is_exhausted(&self) -> bool {
+        self.remaining() == 0
     }
 
     /// Whether the producer caps chunks (`with_max_len`). The driver then gives each chunk a
@@ -549,20 +402,16 @@ impl OwnerCursor {
         self.high_seen.saturating_sub(self.low) >= self.limits.min_len
     }
 
-    /// The length of the next claim: the doubling `next_len`, capped by an eighth of the rest,
-    /// raised to the claim floor, capped by `max_len`, raised to `min_len`, cut to the rest,
-    /// and fitted so as to leave no crumb under `min_len` ([`ChunkLimits::fit_claim`]).
-    /// `None` when nothing is left.
+    /// The length of the next claim: the policy's length (`policy::claim_len`), capped by
+    /// `max_len`, raised to `min_len`, cut to the rest, and fitted so as to leave no crumb
+    /// under `min_len` ([`ChunkLimits::fit_claim`]). `None` when nothing is left.
     #[inline]
     fn next_claim_len(&self) -> Option<u32> {
         let rest = self.remaining();
         if rest == 0 {
             return None;
         }
-        let len = self
-            .next_len
-            .min(rest >> REST_SHARE_SHIFT)
-            .max(self.claim_floor());
+        let len = policy::claim_len(self.next_len, rest, self.floor);
         let len = len
             .clamp(self.limits.min_len, self.limits.max_len)
             .min(rest);

@@ -134,24 +134,24 @@ fn join_dyn(
 }
 
 /// `join_context` for a caller that already runs on a worker of the pool the work belongs
-/// in (a driver's chunk loop): `oper_a` always runs on this thread, so neither it nor its
-/// result has to be `Send` (a per-owner state such as `map_init`'s may be a `!Send` value).
+/// in (a driver's owner loop), compiled once for every caller: `oper_a` always runs on this
+/// thread, so it need not be `Send` (a per-owner state such as `map_init`'s may be a `!Send`
+/// value), and both closures are reached through `&mut dyn FnMut` (each called once), so
+/// that a loop type compiles only its two closures, not a `join`. `oper_b`, the driver's
+/// "steal me" job, tells a trace which range it steals from.
 ///
 /// # Panics
-/// If called outside a worker thread.
-pub(crate) fn join_context_here<A, B, RA, RB>(oper_a: A, oper_b: B) -> (RA, RB)
-where
-    A: FnOnce(FnContext) -> RA,
-    B: FnOnce(FnContext) -> RB + Send,
-    RB: Send,
-{
+/// If called outside a worker thread. Panics of the closures behave as in `join_context`.
+pub(crate) fn join_here_erased(
+    oper_a: &mut dyn FnMut(FnContext),
+    oper_b: &mut (dyn FnMut(FnContext) + Send),
+) {
     WorkerThread::with_current(|worker| {
-        let worker = worker.expect("join_context_here called outside a worker thread");
-        // `b`, the driver's "steal me" job, tells a trace which range it steals from.
+        let worker = worker.expect("join_here_erased called outside a worker thread");
         let origin = trace_origin(worker);
         fork_on(worker, false, oper_a, move |ctx| {
             trace_stolen_from(origin, || oper_b(ctx))
-        })
+        });
     })
 }
 

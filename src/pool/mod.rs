@@ -43,7 +43,7 @@ pub use deprecated::{initialize, Configuration};
 pub use handle::{spawn_handle, JoinHandle, ScopedJoinHandle};
 pub use isolate::isolate;
 pub use join::{join, join_context, FnContext};
-pub(crate) use join::{join_context_erased, join_context_here};
+pub(crate) use join::{join_context_erased, join_here_erased};
 pub use scope::{in_place_scope, in_place_scope_fifo, scope, scope_fifo, Scope, ScopeFifo};
 pub use spawn::{spawn, spawn_fifo};
 pub(crate) use stats::Event;
@@ -51,11 +51,10 @@ pub use stats::PoolStats;
 pub use thread_builder::ThreadBuilder;
 pub use thread_pool::{ThreadPool, ThreadPoolBuildError, ThreadPoolBuilder};
 pub(crate) use trace::{
-    any_pool_records, trace_claim, trace_fold, trace_loop_here, trace_piece, trace_range_steal,
-    trace_whole_loop_cold, trace_whole_loop_here,
+    any_pool_records, trace_claim, trace_fold, trace_loop_here, trace_range_steal,
+    trace_whole_loop_cold,
 };
 
-pub(crate) use worker::fold_inline_fast;
 use worker::WorkerThread;
 
 /// The number of worker threads of the current pool (the global pool outside any pool).
@@ -97,9 +96,23 @@ pub fn current_thread_has_pending_tasks() -> Option<bool> {
 /// Runs `op` on a worker thread: right here if this thread is one, else on the global pool,
 /// blocking until it is done (as `join` from outside a pool would). For a driver starting
 /// to run a range of a parallel loop: a trace counts it as one (`pool/trace`).
-#[inline]
+///
+/// Compiled once for every caller: `op` is reached through a `&mut dyn FnMut` (called once),
+/// so that a loop type compiles one small closure, not the two paths of `in_worker`.
 pub(crate) fn on_a_worker<R: Send>(op: impl FnOnce() -> R + Send) -> R {
-    registry::in_worker(|worker, _| worker.trace_range(op))
+    let mut op = Some(op);
+    let mut result = None;
+    on_a_worker_dyn(&mut || {
+        let op = op.take().expect("an operation runs once");
+        result = Some(op());
+    });
+    result.expect("the operation ran or its panic was resumed")
+}
+
+/// The one `on_a_worker` instance behind every caller.
+#[inline(never)]
+fn on_a_worker_dyn(op: &mut (dyn FnMut() + Send)) {
+    registry::in_worker(|worker, _| worker.trace_range(op));
 }
 
 /// Counts `event` in the current worker's statistics (nothing outside a pool).
@@ -147,95 +160,25 @@ pub(crate) fn idle_worker_needs_work() -> bool {
     })
 }
 
-/// For a driver about to fold a loop of `len` items on this thread: whether it should fold
-/// them here and now, offering none to other workers, and if so, counts the loop as a chunk
-/// taken ([`PoolStats::chunks_taken`]). No outside any pool.
+/// The job word: one word of state for the layers above the pool, kept per thread and
+/// cleared to 0 for every job a worker takes from a queue (and restored once the job is
+/// done): what the code that runs now knows about itself, which a job taken from a queue is
+/// not part of. 0 on a thread that is no worker until something sets it.
+#[inline(always)]
+pub(crate) fn job_word() -> u64 {
+    worker::job_word()
+}
+
+/// Sets the [`job_word`], returning the previous one.
+#[inline(always)]
+pub(crate) fn set_job_word(word: u64) -> u64 {
+    worker::set_job_word(word)
+}
+
+/// Whether this thread is a worker of some pool.
 #[inline]
-pub(crate) fn fold_inline(len: usize) -> Inline {
-    WorkerThread::with_current(|worker| match worker {
-        Some(worker) => worker.fold_inline(len),
-        None => Inline::No,
-    })
-}
-
-/// For a driver about to start a loop whose type `key` identifies (the address of code of
-/// its own, never 0): what the last loop of that type started on this worker recorded with
-/// [`set_loop_hint`], or 0 if none did, another loop type has taken its slot since (a table
-/// of 32 per worker), or outside any pool. A driver's memory of a loop type's items; each
-/// worker keeps its own, so no other thread ever reads or writes it.
-#[inline]
-pub(crate) fn loop_hint(key: usize) -> u32 {
-    WorkerThread::with_current(|worker| worker.map_or(0, |worker| worker.loop_hint(key)))
-}
-
-/// Records `hint` for loops of type `key` on this worker, for [`loop_hint`] (nothing
-/// outside any pool).
-#[inline]
-pub(crate) fn set_loop_hint(key: usize, hint: u32) {
-    WorkerThread::with_current(|worker| {
-        if let Some(worker) = worker {
-            worker.set_loop_hint(key, hint);
-        }
-    })
-}
-
-/// The longest loop a driver folds on its short path ([`fold_inline_fast`]; the driver's
-/// `INLINE_CLAIM`). A pool of one admits one item more there (see `worker::ALONE_ABOVE`).
-pub(crate) const SHORT_PATH_MAX: u32 = 256;
-
-/// [`fold_inline`]'s answer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Inline {
-    /// Offer the loop to other workers as usual.
-    No,
-    /// Fold it whole: this is a worker of a pool of one, nobody could take any of it.
-    Alone,
-    /// Fold it here: it is nested in work whose [`InlineLimit`] allows loops this long. An
-    /// idle worker has been offered this worker's oldest unpublished fork (as by
-    /// [`offer_forks`]), a larger and older piece than a part of this loop.
-    Nested,
-}
-
-/// While this guard lives, loops nested in the work the current worker runs may be folded
-/// inline ([`fold_inline`]) if at most `limit` items long; dropping it restores the limit
-/// before. Jobs the worker takes from a queue meanwhile start with no such allowance: a
-/// driver sets the limit from what it knows of the items it folds, and it holds for those
-/// items only. No effect outside any pool.
-#[derive(Debug)]
-pub(crate) struct InlineLimit {
-    previous: u32,
-}
-
-impl InlineLimit {
-    /// Allows inline loops of at most `limit` items (0: none) until the guard is dropped.
-    #[inline]
-    pub(crate) fn set(limit: u32) -> InlineLimit {
-        InlineLimit {
-            previous: replace_inline_limit(limit),
-        }
-    }
-
-    /// Changes the limit this guard set.
-    #[inline]
-    pub(crate) fn update(&self, limit: u32) {
-        replace_inline_limit(limit);
-    }
-}
-
-impl Drop for InlineLimit {
-    #[inline]
-    fn drop(&mut self) {
-        replace_inline_limit(self.previous);
-    }
-}
-
-/// Sets the current worker's inline limit, returning the old one (0 outside any pool).
-#[inline]
-fn replace_inline_limit(limit: u32) -> u32 {
-    WorkerThread::with_current(|worker| match worker {
-        Some(worker) => worker.replace_inline_limit(limit),
-        None => 0,
-    })
+pub(crate) fn on_worker() -> bool {
+    WorkerThread::with_current(|worker| worker.is_some())
 }
 
 /// For long-running work between `join`s whose pieces are slow (a driver folding items of

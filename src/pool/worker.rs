@@ -15,11 +15,10 @@
 //! that forks moves its oldest fork to its crossbeam deque (one at a time: only while the
 //! deque is empty), where thieves take it with one CAS and the sleep protocol wakes them.
 //!
-//! ## The inline limit
-//! A plain number per worker, for the code it runs now (`pool::InlineLimit`): loops nested
-//! in that code may be folded inline, offering nothing, up to that many items
-//! (`pool::fold_inline`). A driver sets it from the cost of the items it folds; a job taken
-//! from a queue runs with the pool's base value (`execute`), as it is not part of that code.
+//! ## The job word
+//! One word per thread for the layers above the pool (`pool::job_word`): `execute` clears
+//! it for every job taken from a queue and restores it afterwards, as such a job is not part
+//! of the code that set it.
 //!
 //! ## Isolation
 //! Queued jobs carry a tag (`TaggedJob`) and the worker runs in an isolation context
@@ -41,65 +40,28 @@ use super::latch::{AsCoreLatch, CoreLatch};
 use super::registry::Registry;
 use super::stats::{Event, WorkerStats};
 use super::trace::TraceWriter;
-use super::{Inline, SHORT_PATH_MAX};
 
 /// `push_fork`'s answer when the fork went straight to the deque.
 const PUBLISHED_DIRECTLY: usize = usize::MAX;
-
-/// The inline limit of a worker of a pool of one: any loop the driver can hold (`u32`
-/// indices) is folded inline, and with nobody to offer anything to. No driver sets it.
-const ALONE: u32 = u32::MAX;
-
-/// `log2` of the number of slots in a worker's table of loop hints (`pool::loop_hint`).
-const LOOP_HINT_BITS: u32 = 5;
 
 thread_local! {
     /// The worker running on this thread (null if none).
     static CURRENT: Cell<*const WorkerThread> = const { Cell::new(ptr::null()) };
 
-    /// One more than the longest loop the short path of a loop may fold here
-    /// ([`fold_inline_fast`]): the current worker's inline limit capped at
-    /// `pool::SHORT_PATH_MAX`, plus one; [`ALONE_ABOVE`] in a pool of one; 0 (no loop, not
-    /// even an empty one) on a thread that is no worker and on a worker whose pool records
-    /// (whose loops take the long path, which records them). Mirrored at every change of
-    /// the limit.
-    static FAST_INLINE_LIMIT: Cell<u64> = const { Cell::new(0) };
+    /// The job word (`pool::job_word`).
+    static JOB_WORD: Cell<u64> = const { Cell::new(0) };
 }
 
-/// [`FAST_INLINE_LIMIT`] in a pool of one: one more than the others can be, so that the
-/// value itself says "alone" (and a loop one item longer than `pool::SHORT_PATH_MAX` takes
-/// the short path there, where it is folded whole either way).
-const ALONE_ABOVE: u64 = SHORT_PATH_MAX as u64 + 2;
-
-/// `pool::fold_inline` for the short path of a loop (`drive::on_steal::drive_indexed`): the
-/// same answer for a loop of at most `pool::SHORT_PATH_MAX` items, except `No` on a worker
-/// of a pool that records, whose loops then take the long path, which asks `fold_inline`
-/// and records them; `No` for longer loops (one item longer in a pool of one: `Alone`). One
-/// thread-local load and compare says no to a loop too long, on a thread that is no worker
-/// and on a worker whose pool records. A pool of one answers from that word alone; in a
-/// larger pool the worker pointer is then read without a null test, to offer forks.
-///
-/// Unlike `fold_inline`, this does not count the loop as a chunk taken
-/// ([`PoolStats::chunks_taken`](crate::PoolStats::chunks_taken)): the counter's update (the
-/// worker pointer, the stats pointer, an increment) was 4 of the 10 instructions a loop of
-/// 16 items nested in another loop's item added to the sequential code (callgrind).
+/// This thread's job word.
 #[inline(always)]
-pub(crate) fn fold_inline_fast(len: usize) -> Inline {
-    let above_limit = FAST_INLINE_LIMIT.with(Cell::get);
-    if len as u64 >= above_limit {
-        return Inline::No;
-    }
-    if above_limit == ALONE_ABOVE {
-        return Inline::Alone;
-    }
-    let worker = CURRENT.with(Cell::get);
-    // SAFETY: `above_limit` is non-zero (it exceeds `len`), and `FAST_INLINE_LIMIT` is
-    // non-zero only while a worker is current on this thread: only `mirror_inline_limit`
-    // sets it so, called by the current worker (`install_current`, and `set_inline_limit`
-    // through `with_current` or `execute`), and `uninstall_current` zeroes it before
-    // clearing `CURRENT`. A current worker is alive (see `with_current`).
-    unsafe { &*worker }.offer_forks();
-    Inline::Nested
+pub(crate) fn job_word() -> u64 {
+    JOB_WORD.with(Cell::get)
+}
+
+/// Sets this thread's job word, returning the previous one.
+#[inline(always)]
+pub(crate) fn set_job_word(word: u64) -> u64 {
+    JOB_WORD.with(|cell| cell.replace(word))
 }
 
 /// Undoes `install_current` when dropped: at the end of `run_as_current` (returning or
@@ -124,20 +86,10 @@ pub(crate) struct WorkerThread {
     registry: Arc<Registry>,
     /// This worker's counters (shared with the registry, which sums them for `PoolStats`).
     stats: Arc<WorkerStats>,
-    /// How long a loop nested in the work this thread runs now may be and still be folded
-    /// inline (see `fold_inline`): `base_inline_limit` unless the code running sets it
-    /// (`pool::InlineLimit`), and for every job this worker takes from a queue (`execute`).
-    inline_limit: Cell<u32>,
-    /// [`ALONE`] in a pool of one worker (nobody to share a loop with), 0 otherwise.
-    base_inline_limit: u32,
     /// The worker of a pool of one: nobody could take a fork, so `join` records none.
     alone: bool,
     /// Set if the pool records (`pool/trace`): every recording point tests this field.
     trace: Option<TraceWriter>,
-    /// What loops started on this worker last measured of their items, one slot per loop
-    /// type (`pool::loop_hint`): a direct-mapped table of (key, hint), key 0 for none. A
-    /// type that hashes to a taken slot evicts its holder, which then reads as unknown.
-    loop_hints: [Cell<(usize, u32)>; 1 << LOOP_HINT_BITS],
 }
 
 impl std::fmt::Debug for WorkerThread {
@@ -150,22 +102,14 @@ impl std::fmt::Debug for WorkerThread {
 
 impl WorkerThread {
     pub(crate) fn new(deque: Worker<TaggedJob>, index: usize, registry: Arc<Registry>) -> Self {
-        let base_inline_limit = if registry.num_threads() == 1 {
-            ALONE
-        } else {
-            0
-        };
         WorkerThread {
             deque,
             forks: registry.fork_stack(index),
             contexts: WorkerContexts::new(),
             index,
             rng: XorShift64Star::new(index as u64 + 1),
-            inline_limit: Cell::new(base_inline_limit),
-            base_inline_limit,
             alone: registry.num_threads() == 1,
             trace: registry.trace_writer(index),
-            loop_hints: [const { Cell::new((0, 0)) }; 1 << LOOP_HINT_BITS],
             stats: registry.worker_stats(index),
             registry,
         }
@@ -208,33 +152,12 @@ impl WorkerThread {
             );
             current.set(self);
         });
-        self.mirror_inline_limit(self.inline_limit.get());
     }
 
     /// Undoes [`install_current`](Self::install_current).
     fn uninstall_current(&self) {
-        FAST_INLINE_LIMIT.with(|fast| fast.set(0));
+        JOB_WORD.with(|word| word.set(0));
         CURRENT.with(|current| current.set(ptr::null()));
-    }
-
-    /// Sets [`FAST_INLINE_LIMIT`] from this worker's limit (this worker is current).
-    #[inline(always)]
-    fn mirror_inline_limit(&self, limit: u32) {
-        let fast = if self.trace.is_some() {
-            0
-        } else if limit == ALONE {
-            ALONE_ABOVE
-        } else {
-            u64::from(limit.min(SHORT_PATH_MAX)) + 1
-        };
-        FAST_INLINE_LIMIT.with(|cell| cell.set(fast));
-    }
-
-    /// Sets the inline limit (and its mirror).
-    #[inline(always)]
-    fn set_inline_limit(&self, limit: u32) -> u32 {
-        self.mirror_inline_limit(limit);
-        self.inline_limit.replace(limit)
     }
 
     /// Forks of this worker that no thief took and that are not published: what a thief
@@ -332,53 +255,6 @@ impl WorkerThread {
             return false;
         }
         true
-    }
-
-    /// See `pool::fold_inline`: counts the loop as a chunk taken, where the short path
-    /// (`fold_inline_fast`) does not.
-    #[inline]
-    pub(crate) fn fold_inline(&self, len: usize) -> Inline {
-        let limit = self.inline_limit.get();
-        if len > limit as usize {
-            return Inline::No;
-        }
-        self.note(Event::ChunkTaken, 1);
-        if limit == ALONE {
-            return Inline::Alone;
-        }
-        self.offer_forks();
-        Inline::Nested
-    }
-
-    /// The slot of loop type `key` in this worker's table of loop hints: the top bits of
-    /// `key` times 2^64 / φ (Fibonacci hashing, which spreads code addresses that differ in
-    /// a few middle bits).
-    #[inline]
-    fn loop_hint_slot(&self, key: usize) -> &Cell<(usize, u32)> {
-        let index =
-            key.wrapping_mul(0x9E37_79B9_7F4A_7C15_u64 as usize) >> (usize::BITS - LOOP_HINT_BITS);
-        &self.loop_hints[index]
-    }
-
-    /// The hint last recorded for loop type `key` on this worker (see `pool::loop_hint`).
-    #[inline]
-    pub(crate) fn loop_hint(&self, key: usize) -> u32 {
-        match self.loop_hint_slot(key).get() {
-            (held, hint) if held == key => hint,
-            _ => 0,
-        }
-    }
-
-    /// Records `hint` for loop type `key` on this worker (see `pool::set_loop_hint`).
-    #[inline]
-    pub(crate) fn set_loop_hint(&self, key: usize, hint: u32) {
-        self.loop_hint_slot(key).set((key, hint));
-    }
-
-    /// Sets the inline limit of the work this thread runs now; returns the previous one.
-    #[inline]
-    pub(crate) fn replace_inline_limit(&self, limit: u32) -> u32 {
-        self.set_inline_limit(limit)
     }
 
     /// Publishes the oldest unpublished fork if some worker is idle (see `pool::offer_forks`).
@@ -646,17 +522,17 @@ impl WorkerThread {
     #[inline]
     pub(crate) unsafe fn execute(&self, job: TaggedJob) {
         self.note(Event::JobExecuted, 1);
-        // The job is not part of the work this thread was doing: it starts with no inline
-        // limit of its own, and the work's limit is back once the job is done. (Jobs do not
-        // unwind: they catch their panics.)
-        let limit = self.set_inline_limit(self.base_inline_limit);
+        // The job is not part of the work this thread was doing: it starts with a clear job
+        // word, and the work's word is back once the job is done. (Jobs do not unwind: they
+        // catch their panics.)
+        let word = set_job_word(0);
         // SAFETY: forwarded from this function's contract.
         let run = || self.run_tagged(job.tag, || unsafe { job.job.execute() });
         match &self.trace {
             Some(trace) => trace.execute(job.job.kind(), run),
             None => run(),
         }
-        self.set_inline_limit(limit);
+        set_job_word(word);
     }
 
     /// Adds to one of this worker's statistics counters.

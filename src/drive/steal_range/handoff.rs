@@ -3,17 +3,19 @@
 //! exactly the piece of the value for them. See "The hand-off" in `drive/README.md`.
 //!
 //! The indices are decided lock-free by the `StealRange`; the value is a single owned `T`
-//! (Send, not Sync), so its pieces sit in a slot behind a mutex. Each claimant (the owner once
-//! per chunk, a thief once per steal) locks it for a few `split_at` calls, never while user
-//! code runs. Invariant: the pieces in the slot cover exactly the indices that are unclaimed
-//! or claimed but not yet taken out, and every claim lies inside one piece (pieces are only
-//! cut at claim boundaries, and claims are disjoint). So a claimant always finds its piece,
-//! whatever order the claimants reach the slot in.
+//! (Send, not Sync) behind a mutex, standing for one run of indices: the owner cuts its
+//! chunks from the front (it claims lock-free, then takes its piece out under the lock),
+//! thieves cut their parts from the back, and a thief holds the lock from its claim to the
+//! end of its cut. So thieves' parts leave the slot in the order they were claimed, each
+//! the upper end of what is left, and the owner's claims are always at the front: the slot
+//! never holds more than one run. Nobody holds the lock while user code runs, only across
+//! `split_at` calls.
 
 use core::ops::Range;
 
 use super::{Chunk, OwnerCursor, StealRange};
-use crate::sync::Mutex;
+use crate::sync::atomic::{AtomicU8, Ordering};
+use crate::sync::UnsafeCell;
 
 /// A value that stands for `len` consecutive indices and can be cut in two, like a Rayon
 /// `Producer`: `split_at(i)` gives the first `i` and the rest.
@@ -24,11 +26,19 @@ pub(crate) trait SplitAt: Sized {
 
 /// A `StealRange` together with the value for its indices.
 pub(crate) struct Handoff<T> {
-    /// `pub(super)` (like `take_out`) so that the tests can claim and take out separately.
-    pub(super) range: StealRange,
-    /// Pieces not yet taken out by their claimant. Locked once per claim, for `split_at` only.
-    slot: Mutex<Pieces<T>>,
+    range: StealRange,
+    /// Guards `slot` ([`SlotLock`]): a lock of its own, not a `Mutex<Option<..T..>>`, so
+    /// that its code is compiled once, not once per loop type.
+    lock: SlotLock,
+    /// The value for the indices no claimant has taken out yet, and those indices; `None`
+    /// once everything is taken out. Accessed only under `lock` (`with_slot`).
+    slot: UnsafeCell<Option<(Range<u32>, T)>>,
 }
+
+// SAFETY: the only shared access to `slot` is `with_slot`, under `lock`, so at most one
+// thread touches the `T` inside at a time, and it may be another thread than the one that
+// put it there: `T: Send` suffices. `range` is `Sync` on its own.
+unsafe impl<T: Send> Sync for Handoff<T> {}
 
 impl<T> core::fmt::Debug for Handoff<T> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
@@ -36,19 +46,6 @@ impl<T> core::fmt::Debug for Handoff<T> {
             .field("range", &self.range)
             .finish_non_exhaustive()
     }
-}
-
-/// The value for the indices `indices`.
-struct Piece<T> {
-    indices: Range<u32>,
-    value: T,
-}
-
-/// Usually one piece (`first`); `others` holds the rare extra pieces left when a later thief
-/// reaches the slot before an earlier one, so the common path never allocates.
-struct Pieces<T> {
-    first: Option<Piece<T>>,
-    others: Vec<Piece<T>>,
 }
 
 impl<T: SplitAt> Handoff<T> {
@@ -65,36 +62,53 @@ impl<T: SplitAt> Handoff<T> {
     }
 
     /// A hand-off for the indices `cursor` has not claimed yet, for which `value` stands (a
-    /// driver that claimed a first chunk with [`OwnerCursor::claim_unshared`]).
+    /// driver that claimed first chunks with [`OwnerCursor::claim_unshared`]).
     pub(crate) fn unclaimed_by(cursor: &OwnerCursor, value: T) -> Self {
-        let first = Some(Piece {
-            indices: cursor.low..cursor.high_seen,
-            value,
-        });
-        let slot = Mutex::new(Pieces {
-            first,
-            others: Vec::new(),
-        });
         Handoff {
             range: StealRange::unclaimed_by(cursor),
-            slot,
+            lock: SlotLock(AtomicU8::new(FREE)),
+            slot: UnsafeCell::new(Some((cursor.low..cursor.high_seen, value))),
         }
+    }
+
+    /// The shared range.
+    pub(crate) fn range(&self) -> &StealRange {
+        &self.range
     }
 
     /// Owner: the next chunk and its piece of the value, or `None` once exhausted.
     #[inline]
     pub(crate) fn take_chunk(&self, cursor: &mut OwnerCursor) -> Option<(Chunk, T)> {
         let chunk = self.range.take_chunk(cursor)?;
-        let value = self.take_out(chunk.indices.clone());
-        Some((chunk, value))
+        let claim = chunk.indices.clone();
+        let mine = self.with_slot(|slot| {
+            let (indices, value) = slot.take().expect("claimed indices are in the hand-off");
+            debug_assert_eq!(indices.start, claim.start, "an owner's chunk is at the front");
+            if claim.end >= indices.end {
+                return value;
+            }
+            let (mine, rest) = value.split_at((claim.end - indices.start) as usize);
+            *slot = Some((claim.end..indices.end, rest));
+            mine
+        });
+        Some((chunk, mine))
     }
 
     /// Thief: the upper half of what is left and its piece, or `None` if too little is left.
     /// The thief then owns that piece: it makes a `Handoff` of its own for it.
     pub(crate) fn steal_half(&self) -> Option<(Range<u32>, T)> {
-        let indices = self.range.steal_half()?;
-        let value = self.take_out(indices.clone());
-        Some((indices, value))
+        // The lock is held from the claim to the cut: thieves' parts leave in claim order.
+        self.with_slot(|slot| {
+            let claim = self.range.steal_half()?;
+            let (indices, value) = slot.take().expect("claimed indices are in the hand-off");
+            debug_assert_eq!(indices.end, claim.end, "a thief's part is at the back");
+            if claim.start <= indices.start {
+                return Some((claim, value));
+            }
+            let (lower, theirs) = value.split_at((claim.start - indices.start) as usize);
+            *slot = Some((indices.start..claim.start, lower));
+            Some((claim, theirs))
+        })
     }
 
     /// Owner: whether a thief took part of the range since the owner last looked (see
@@ -104,8 +118,8 @@ impl<T: SplitAt> Handoff<T> {
         self.range.peek_steal(cursor)
     }
 
-    /// Owner: no thief may start on what is left (see `StealRange::close`); the unclaimed
-    /// pieces stay in the slot and are dropped with the `Handoff`.
+    /// Owner: no thief may start on what is left (see `StealRange::close`); the value left
+    /// in the slot is dropped with the `Handoff`.
     pub(crate) fn close(&self) {
         self.range.close();
     }
@@ -116,80 +130,62 @@ impl<T: SplitAt> Handoff<T> {
         self.range.is_exhausted()
     }
 
-    /// Takes the piece for `claim` (just claimed on `range`) out of the slot.
-    pub(super) fn take_out(&self, claim: Range<u32>) -> T {
-        let mut pieces = self
-            .slot
-            .lock()
-            .expect("weft: a producer's split_at panicked during a range hand-off");
-        pieces.take_out(claim)
+    /// Runs `f` on the slot under its lock (a few `split_at` calls, never user code beyond).
+    fn with_slot<R>(&self, f: impl FnOnce(&mut Option<(Range<u32>, T)>) -> R) -> R {
+        let _locked = self.lock.lock();
+        // SAFETY: `slot` is only ever reached here, and `_locked` holds `lock` until `f`
+        // returns or unwinds: no other reference to it exists meanwhile.
+        self.slot.with_mut(|slot| f(unsafe { &mut *slot }))
     }
 }
 
-impl<T: SplitAt> Pieces<T> {
-    /// Removes the piece holding `claim`, puts back what lies below and above, returns the rest.
-    fn take_out(&mut self, claim: Range<u32>) -> T {
-        // The common case, an owner's chunk: a prefix of the first piece. One `split_at`,
-        // nothing else to look at or put back.
-        if let Some(first) = self
-            .first
-            .take_if(|piece| piece.indices.start == claim.start && claim.end <= piece.indices.end)
-        {
-            let (mine, above) = first.cut(claim.end);
-            self.first = above;
-            return mine.expect("a claim is never empty").value;
-        }
-        let piece = self.remove_containing(&claim);
-        let (below, from_claim) = piece.cut(claim.start);
-        let (mine, above) = from_claim.expect("a claim is never empty").cut(claim.end);
-        self.put_back(below);
-        self.put_back(above);
-        mine.expect("a claim is never empty").value
-    }
+/// The states of a [`SlotLock`].
+const FREE: u8 = 0;
+const HELD: u8 = 1;
+/// A holder unwound (a producer's `split_at` panicked while its piece was cut): the loop is
+/// failing, and later claimants panic instead of waiting forever.
+const POISONED: u8 = 2;
 
-    fn remove_containing(&mut self, claim: &Range<u32>) -> Piece<T> {
-        let holds = |piece: &mut Piece<T>| {
-            piece.indices.start <= claim.start && claim.end <= piece.indices.end
-        };
-        if let Some(piece) = self.first.take_if(holds) {
-            return piece;
-        }
-        let position = self
-            .others
-            .iter_mut()
-            .position(holds)
-            .expect("weft: claimed indices missing from the hand-off slot");
-        self.others.swap_remove(position)
-    }
+/// The hand-off's lock: held across a few `split_at` calls, rarely contended (the owner
+/// once per claim, a thief once per steal), so a waiter spins, then yields.
+struct SlotLock(AtomicU8);
 
-    fn put_back(&mut self, piece: Option<Piece<T>>) {
-        match (piece, &self.first) {
-            (None, _) => {}
-            (Some(piece), None) => self.first = Some(piece),
-            (Some(piece), Some(_)) => self.others.push(piece),
+/// Releases a [`SlotLock`] when dropped, poisoning it if the holder unwinds.
+struct Locked<'a>(&'a SlotLock);
+
+impl SlotLock {
+    #[inline(never)]
+    fn lock(&self) -> Locked<'_> {
+        let mut spins = 0u32;
+        loop {
+            // ORDERING: Acquire on success: the previous holder's writes to the slot are seen.
+            match self
+                .0
+                .compare_exchange_weak(FREE, HELD, Ordering::Acquire, Ordering::Relaxed)
+            {
+                Ok(_) => return Locked(self),
+                Err(POISONED) => {
+                    panic!("weft: a producer's split_at panicked during a range hand-off")
+                }
+                Err(_) if spins < 64 => {
+                    spins += 1;
+                    std::hint::spin_loop();
+                }
+                Err(_) => crate::sync::thread::yield_now(),
+            }
         }
     }
 }
 
-impl<T: SplitAt> Piece<T> {
-    /// Cuts at the absolute index `at`, calling `split_at` only for a real cut.
-    fn cut(self, at: u32) -> (Option<Self>, Option<Self>) {
-        let Range { start, end } = self.indices;
-        if at <= start {
-            return (None, Some(self));
-        }
-        if at >= end {
-            return (Some(self), None);
-        }
-        let (lower, upper) = self.value.split_at((at - start) as usize);
-        let lower = Piece {
-            indices: start..at,
-            value: lower,
+impl Drop for Locked<'_> {
+    #[inline(never)]
+    fn drop(&mut self) {
+        let state = if std::thread::panicking() {
+            POISONED
+        } else {
+            FREE
         };
-        let upper = Piece {
-            indices: at..end,
-            value: upper,
-        };
-        (Some(lower), Some(upper))
+        // ORDERING: Release: the next holder sees this holder's writes to the slot.
+        self.0 .0.store(state, Ordering::Release);
     }
 }

@@ -130,91 +130,44 @@ fn owner_pays_a_logarithmic_number_of_claims() {
 }
 
 #[test]
-fn slow_blocks_scale_the_next_block_to_the_time_target_and_fast_ones_double() {
-    use std::time::Duration;
-    let us = Duration::from_micros;
-    let (_range, mut cursor) = StealRange::new(0..1_000_000, ChunkLimits::new(4, 1 << 20));
-    // No measurement yet: the whole chunk is one block, and items count as fast.
-    assert_eq!(cursor.block_len(500), 500);
-    assert!(!cursor.items_are_slow());
-    // 100 items in 2500 µs: 25 µs each, so about 50 µs (the target) is 2 items; min_len is 4.
-    cursor.block_took(100, us(2500));
-    assert_eq!(cursor.block_len(500), 4);
-    assert!(cursor.items_are_slow());
-    // A full block of 4 in 10 µs (under half the target): the block doubles.
-    cursor.block_took(4, us(10));
-    assert_eq!(cursor.block_len(500), 8);
-    assert!(!cursor.items_are_slow());
-    // A block cut short by the end of its chunk says nothing about the length: kept.
-    cursor.block_took(3, us(1));
-    assert_eq!(cursor.block_len(500), 8);
-    // Between half the target and the target: kept, and items count as slow.
-    cursor.block_took(8, us(40));
-    assert_eq!(cursor.block_len(500), 8);
-    assert!(cursor.items_are_slow());
-    // 8 items in 100 µs: 50 µs is 4 items; and a block never exceeds what is left.
-    cursor.block_took(8, us(100));
-    assert_eq!(cursor.block_len(500), 4);
-    assert_eq!(cursor.block_len(3), 3);
-}
-
-#[test]
-fn claims_do_not_depend_on_block_timing() {
-    use std::time::Duration;
+fn claims_double_from_min_len_while_nobody_steals() {
     let (range, mut cursor) = StealRange::new(0..1_000_000, ChunkLimits::new(4, 1 << 20));
-    let mut lens = Vec::new();
-    for _ in 0..5 {
-        let chunk = range.take_chunk(&mut cursor).expect("plenty left");
-        lens.push(chunk.indices.end - chunk.indices.start);
-        cursor.block_took(1, Duration::from_millis(5)); // very slow items
-    }
+    let lens: Vec<u32> = (0..5)
+        .map(|_| {
+            let chunk = range.take_chunk(&mut cursor).expect("plenty left");
+            chunk.indices.end - chunk.indices.start
+        })
+        .collect();
     assert_eq!(lens, [4, 8, 16, 32, 64]);
 }
 
 #[test]
-fn fast_blocks_raise_claims_to_the_claim_floor_and_slow_ones_leave_them() {
-    use std::time::Duration;
-    let ns = Duration::from_nanos;
+fn a_claim_floor_raises_claims_and_a_lower_one_leaves_them() {
     let (range, mut cursor) = StealRange::new(0..1_000_000, ChunkLimits::DEFAULT);
     let next_len = |cursor: &mut super::OwnerCursor| {
         let chunk = range.take_chunk(cursor).expect("plenty left");
         chunk.indices.end - chunk.indices.start
     };
-    assert_eq!(next_len(&mut cursor), 1, "nothing timed yet: min_len");
-    // 1 item in 200 ns: 2 µs (CLAIM_TIME_FLOOR) is 10 items, more than the doubling's 2.
-    cursor.block_took(1, ns(200));
-    assert_eq!(next_len(&mut cursor), 10);
-    // 50 items in 100 ns: the floor is 1000, far above the doubling's 4.
-    cursor.block_took(50, ns(100));
+    assert_eq!(next_len(&mut cursor), 1, "no floor yet: min_len");
+    cursor.set_claim_floor(10);
+    assert_eq!(next_len(&mut cursor), 10, "the floor is above the doubling's 2");
+    cursor.set_claim_floor(1000);
     assert_eq!(next_len(&mut cursor), 1000);
-    // A block too fast for the clock: the floor is everything that is left.
-    cursor.block_took(1000, ns(0));
+    // A floor of everything: the claim is whatever is left.
+    cursor.set_claim_floor(u32::MAX);
     assert_eq!(next_len(&mut cursor), 1_000_000 - 1011);
     assert!(range.take_chunk(&mut cursor).is_none());
 
-    // Slow items: a floor below the doubling changes nothing, and `max_len` still caps.
+    // A floor below the doubling changes nothing, and `max_len` still caps.
     let (range, mut cursor) = StealRange::new(0..1_000_000, ChunkLimits::new(1, 300));
+    cursor.set_claim_floor(1);
     let mut lens = Vec::new();
     for _ in 0..4 {
-        lens.push(
-            range
-                .take_chunk(&mut cursor)
-                .expect("plenty left")
-                .indices
-                .len(),
-        );
-        cursor.block_took(1, Duration::from_micros(20));
+        lens.push(range.take_chunk(&mut cursor).expect("plenty left").indices.len());
     }
     assert_eq!(lens, [1, 2, 4, 8]);
-    cursor.block_took(1, ns(1));
-    assert_eq!(
-        range
-            .take_chunk(&mut cursor)
-            .expect("plenty left")
-            .indices
-            .len(),
-        300
-    );
+    cursor.set_claim_floor(u32::MAX);
+    assert_eq!(range.take_chunk(&mut cursor).expect("plenty left").indices.len(), 300);
 }
 
 #[test]
@@ -505,25 +458,18 @@ fn handoff_gives_each_claimant_exactly_its_piece() {
 }
 
 #[test]
-fn handoff_serves_thieves_that_reach_the_slot_out_of_order() {
+fn handoff_cuts_owners_chunks_from_the_front_and_thieves_parts_from_the_back() {
     let (handoff, mut cursor) =
         Handoff::new(0..100, Items::for_indices(0..100), ChunkLimits::DEFAULT);
-    let first = handoff.range.steal_half().unwrap();
-    let second = handoff.range.steal_half().unwrap();
+    let (first, first_items) = handoff.steal_half().unwrap();
+    let (second, second_items) = handoff.steal_half().unwrap();
     let (chunk, owners) = handoff.take_chunk(&mut cursor).unwrap();
     assert_eq!(
         (first.clone(), second.clone(), chunk.indices.clone()),
         (50..100, 25..50, 0..1)
     );
-    // The second thief takes its piece out before the first one does.
-    assert_eq!(
-        handoff.take_out(second.clone()).0,
-        Items::for_indices(second).0
-    );
-    assert_eq!(
-        handoff.take_out(first.clone()).0,
-        Items::for_indices(first).0
-    );
+    assert_eq!(first_items.0, Items::for_indices(first).0);
+    assert_eq!(second_items.0, Items::for_indices(second).0);
     assert_eq!(owners.0, Items::for_indices(0..1).0);
     let rest: Vec<u64> = std::iter::from_fn(|| handoff.take_chunk(&mut cursor))
         .flat_map(|(_, items)| items.0)
@@ -566,50 +512,3 @@ fn fixed_size_unshared_claims_leave_the_rest_to_the_usual_claims() {
     assert_eq!(chunks.last().unwrap().indices.end, 1000);
 }
 
-#[test]
-fn a_rest_is_short_if_it_takes_at_most_4_us_at_the_last_blocks_rate() {
-    use std::time::Duration;
-    let short_after = |len: u32, remaining: u32, len_took: Duration| {
-        let mut cursor = OwnerCursor::new(0..remaining, ChunkLimits::DEFAULT);
-        cursor.block_took(len, len_took);
-        cursor.rest_is_short()
-    };
-    assert!(
-        !OwnerCursor::new(0..3, ChunkLimits::DEFAULT).rest_is_short(),
-        "nothing timed yet"
-    );
-    // 1 item in 100 ns: 40 items take 4 µs (SHORT_REST_TIME), 41 more.
-    assert!(short_after(1, 40, Duration::from_nanos(100)));
-    assert!(!short_after(1, 41, Duration::from_nanos(100)));
-    // 3 items in 1 µs: 12 items take 4 µs, 13 more.
-    assert!(short_after(3, 12, Duration::from_micros(1)));
-    assert!(!short_after(3, 13, Duration::from_micros(1)));
-    // Items of 5 µs: even one is too long.
-    assert!(!short_after(1, 1, Duration::from_micros(5)));
-    // A block timed at zero: any rest is short.
-    assert!(short_after(1, u32::MAX, Duration::ZERO));
-}
-
-#[test]
-fn the_nested_inline_limit_follows_the_last_blocks_rate() {
-    use std::time::Duration;
-    let limit_after = |len: u32, elapsed: Duration| {
-        let mut cursor = OwnerCursor::new(0..1_000_000, ChunkLimits::DEFAULT);
-        cursor.block_took(len, elapsed);
-        cursor.nested_inline_limit()
-    };
-    assert_eq!(
-        OwnerCursor::new(0..100, ChunkLimits::DEFAULT).nested_inline_limit(),
-        0,
-        "nothing timed yet"
-    );
-    // 20 ns an item: loops of up to 16 * 20 items inline.
-    assert_eq!(limit_after(1000, Duration::from_micros(20)), 320);
-    // 1 µs an item: 16 000 items.
-    assert_eq!(limit_after(10, Duration::from_micros(10)), 16_000);
-    // An item of 10 µs (INLINE_ITEM_TIME_LIMIT) or more: nothing inline.
-    assert_eq!(limit_after(1, Duration::from_micros(20)), 0);
-    assert_eq!(limit_after(3, Duration::from_micros(40)), 0);
-    // A block timed at zero (a clock read backwards): nothing inline either.
-    assert_eq!(limit_after(1000, Duration::ZERO), 0);
-}
