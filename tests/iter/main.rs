@@ -14,6 +14,7 @@ mod common;
 
 mod adapter_traits;
 mod adapters;
+mod bridge;
 mod collect;
 mod collections;
 mod consumers;

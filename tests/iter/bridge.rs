@@ -1,0 +1,385 @@
+//! `par_bridge` over sources that depend on their own items or on the pool (#54): a worker
+//! never calls `next()` while it holds items it has not handed to the consumer, a slow
+//! `next()` still feeds every worker, and sources or items that run parallel work of their
+//! own do not deadlock the bridge's lock. Every test runs under a watchdog: a deadlock fails
+//! it instead of hanging the suite.
+
+use crate::common;
+
+use common::par;
+use common::par::prelude::*;
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::mpsc::{self, Receiver, TryRecvError};
+use std::sync::Arc;
+use std::thread;
+use std::time::Duration;
+
+/// How long a test body may take before it counts as deadlocked (generous: a debug build on
+/// a loaded 2-core machine).
+const HANG_GUARD: Duration = Duration::from_secs(120);
+
+/// Runs `body` on a helper thread; if it does not finish within [`HANG_GUARD`], reports a
+/// deadlock and exits the test process (a deadlocked pool leaves threads that would keep
+/// spinning in the sources below). A panic in `body` fails the test as usual.
+fn with_watchdog<R: Send + 'static>(what: &str, body: impl FnOnce() -> R + Send + 'static) -> R {
+    let (sender, receiver) = mpsc::channel();
+    thread::spawn(move || {
+        let _ = sender.send(panic::catch_unwind(AssertUnwindSafe(body)));
+    });
+    match receiver.recv_timeout(HANG_GUARD) {
+        Ok(Ok(value)) => value,
+        Ok(Err(payload)) => panic::resume_unwind(payload),
+        Err(_) => {
+            // Written past the test harness's capture: the process exits right after.
+            let message = format!("DEADLOCK: {what} did not finish within {HANG_GUARD:?}\n");
+            let _ = std::io::Write::write_all(&mut std::io::stderr(), message.as_bytes());
+            std::process::exit(101);
+        }
+    }
+}
+
+fn pool(threads: usize) -> par::ThreadPool {
+    par::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap()
+}
+
+/// Item `k` exists only once `k` items have been processed (`done >= k`): a work queue
+/// whose next item is made by processing an earlier one. A bridge that calls `next()` while
+/// it still holds item `k - 1` unprocessed waits forever.
+struct Feedback {
+    next: u64,
+    end: u64,
+    done: Arc<AtomicU64>,
+}
+
+impl Feedback {
+    fn new(end: u64) -> (Self, Arc<AtomicU64>) {
+        let done = Arc::new(AtomicU64::new(0));
+        let source = Feedback {
+            next: 0,
+            end,
+            done: Arc::clone(&done),
+        };
+        (source, done)
+    }
+}
+
+impl Iterator for Feedback {
+    type Item = u64;
+
+    fn next(&mut self) -> Option<u64> {
+        if self.next == self.end {
+            return None;
+        }
+        while self.done.load(Ordering::Acquire) < self.next {
+            thread::yield_now();
+        }
+        self.next += 1;
+        Some(self.next - 1)
+    }
+}
+
+#[test]
+fn a_source_fed_by_its_own_items_runs_to_the_end() {
+    const N: u64 = 10_000;
+    with_watchdog("feedback source", || {
+        for threads in [1, 2, 8] {
+            let pool = pool(threads);
+            let (source, done) = Feedback::new(N);
+            let sum: u64 = pool.install(|| {
+                source
+                    .par_bridge()
+                    .map(|k| {
+                        done.fetch_add(1, Ordering::Release);
+                        k * 3
+                    })
+                    .sum()
+            });
+            assert_eq!(sum, 3 * (N * (N - 1) / 2), "sum, {threads} threads");
+            assert_eq!(done.load(Ordering::Acquire), N, "{threads} threads");
+
+            let (source, done) = Feedback::new(N);
+            let mut items: Vec<u64> = pool.install(|| {
+                source
+                    .par_bridge()
+                    .inspect(|_| {
+                        done.fetch_add(1, Ordering::Release);
+                    })
+                    .collect()
+            });
+            items.sort_unstable();
+            assert!(items.iter().copied().eq(0..N), "collect, {threads} threads");
+
+            let (source, done) = Feedback::new(N);
+            let seen = AtomicU64::new(0);
+            pool.install(|| {
+                source.par_bridge().for_each(|k| {
+                    seen.fetch_add(k, Ordering::Relaxed);
+                    done.fetch_add(1, Ordering::Release);
+                })
+            });
+            assert_eq!(seen.into_inner(), N * (N - 1) / 2, "for_each, {threads} threads");
+        }
+    });
+}
+
+/// A crawler: node `i` of a tree of `nodes` "directories" has children `FANOUT * i + 1 ..=
+/// FANOUT * i + FANOUT` (those below `nodes`). Processing a node sends its children into the
+/// channel the bridge reads; the source ends when no node is pending (sent and not yet
+/// processed), as jwalk's work queue does.
+struct Crawl {
+    receiver: Receiver<u64>,
+    pending: Arc<AtomicUsize>,
+}
+
+const FANOUT: u64 = 3;
+
+impl Iterator for Crawl {
+    type Item = u64;
+
+    fn next(&mut self) -> Option<u64> {
+        loop {
+            match self.receiver.try_recv() {
+                Ok(node) => return Some(node),
+                Err(TryRecvError::Disconnected) => return None,
+                Err(TryRecvError::Empty) if self.pending.load(Ordering::SeqCst) == 0 => {
+                    return None
+                }
+                Err(TryRecvError::Empty) => thread::yield_now(),
+            }
+        }
+    }
+}
+
+/// Visits every node of the tree of `nodes` from the root, in parallel through `par_bridge`;
+/// returns the nodes visited.
+fn crawl(nodes: u64) -> Vec<u64> {
+    let (sender, receiver) = mpsc::channel();
+    let pending = Arc::new(AtomicUsize::new(1));
+    sender.send(0).unwrap();
+    let source = Crawl {
+        receiver,
+        pending: Arc::clone(&pending),
+    };
+    let visited = source
+        .par_bridge()
+        .map_with(sender, |sender, node| {
+            let children = (FANOUT * node + 1..=FANOUT * node + FANOUT).filter(|&c| c < nodes);
+            for child in children {
+                pending.fetch_add(1, Ordering::SeqCst);
+                sender.send(child).unwrap();
+            }
+            // The children are counted before this node stops counting.
+            pending.fetch_sub(1, Ordering::SeqCst);
+            node
+        })
+        .collect();
+    assert_eq!(pending.load(Ordering::SeqCst), 0);
+    visited
+}
+
+#[test]
+fn a_crawler_that_feeds_its_own_channel_visits_every_node() {
+    with_watchdog("self-feeding crawler", || {
+        for threads in [1, 2, 8] {
+            let pool = pool(threads);
+            for nodes in [1, 2, 40, 3000] {
+                let mut visited = pool.install(|| crawl(nodes));
+                visited.sort_unstable();
+                assert!(
+                    visited.iter().copied().eq(0..nodes),
+                    "{threads} threads, {nodes} nodes: {} visited",
+                    visited.len()
+                );
+            }
+        }
+    });
+}
+
+/// A source whose `next()` is slow (a record from a socket): `delay` per item.
+fn slow_source(items: u64, delay: Duration) -> impl Iterator<Item = u64> + Send {
+    (0..items).inspect(move |_| thread::sleep(delay))
+}
+
+/// Items are processed in pairs: the first of each pair waits until the second has been
+/// pulled and started, so the loop finishes only if two workers pull items while the other
+/// one is busy. With `next()` slow, a piece that ended after finding the lock busy for a
+/// while left a single worker pulling, and the first of a pair waited forever.
+#[test]
+fn a_slow_source_feeds_every_worker() {
+    const ITEMS: u64 = 6;
+    with_watchdog("slow source, items in pairs", || {
+        for threads in [2, 3, 8] {
+            let pool = pool(threads);
+            let arrived = AtomicU64::new(0);
+            let sum: u64 = pool.install(|| {
+                slow_source(ITEMS, Duration::from_millis(20))
+                    .par_bridge()
+                    .map(|k| {
+                        let arrival = arrived.fetch_add(1, Ordering::SeqCst);
+                        if arrival % 2 == 0 {
+                            while arrived.load(Ordering::SeqCst) <= arrival {
+                                thread::sleep(Duration::from_micros(100));
+                            }
+                        }
+                        k
+                    })
+                    .sum()
+            });
+            assert_eq!(sum, ITEMS * (ITEMS - 1) / 2, "{threads} threads");
+        }
+    });
+}
+
+/// A parallel sum of `0..n` with a little work per item, to invite steals.
+fn inner_sum(n: u64) -> u64 {
+    (0..n)
+        .into_par_iter()
+        .map(|x| common::spin(20) % 2 + x)
+        .sum()
+}
+
+fn inner_sum_expected(n: u64) -> u64 {
+    (0..n).map(|x| common::spin(20) % 2 + x).sum()
+}
+
+/// A source whose `next()` forks: a join tree of depth `depth`, a short sleep at each leaf
+/// so that other workers steal the other halves.
+fn forking_next(i: u64, depth: u32) -> u64 {
+    if depth == 0 {
+        thread::sleep(Duration::from_micros(20));
+        return i;
+    }
+    let (a, b) = par::join(|| forking_next(i, depth - 1), || forking_next(i, depth - 1));
+    a + b
+}
+
+/// Sources and items that run parallel work on the same pool: `next()` forks a join tree
+/// or a parallel loop, and each item runs a parallel loop. A worker waiting inside such work
+/// may pick up a piece of the bridge; that must never deadlock on the bridge's lock.
+#[test]
+fn sources_and_items_that_use_the_pool_do_not_deadlock() {
+    with_watchdog("sources and items using the pool", || {
+        let expected_inner = inner_sum_expected(64);
+        for threads in [1, 2, 3, 8] {
+            let pool = pool(threads);
+            for round in 0..4 {
+                let total: u64 = pool.install(|| {
+                    (0..100u64)
+                        .map(|i| forking_next(i, 3))
+                        .par_bridge()
+                        .map(|x| x + inner_sum(64))
+                        .sum()
+                });
+                let expected: u64 = (0..100u64).map(|i| 8 * i + expected_inner).sum();
+                assert_eq!(total, expected, "join in next(), {threads} threads, round {round}");
+
+                let total: u64 = pool.install(|| {
+                    (0..100u64)
+                        .map(|i| i + inner_sum(200))
+                        .par_bridge()
+                        .map(|x| x + inner_sum(64))
+                        .sum()
+                });
+                let expected: u64 = (0..100u64)
+                    .map(|i| i + inner_sum_expected(200) + expected_inner)
+                    .sum();
+                assert_eq!(total, expected, "par_iter in next(), {threads} threads");
+            }
+        }
+    });
+}
+
+/// Items whose processing runs parallel work while the next item waits for them: a worker
+/// waiting inside an item's parallel loop may pick up another piece of the same bridge,
+/// which must not wait for the lock while the holder's `next()` waits for that item.
+#[test]
+fn a_feedback_source_whose_items_run_parallel_loops_runs_to_the_end() {
+    const N: u64 = 2_000;
+    with_watchdog("feedback source, parallel items", || {
+        let expected_inner = inner_sum_expected(64);
+        for threads in [1, 2, 3, 8] {
+            let pool = pool(threads);
+            let (source, done) = Feedback::new(N);
+            let sum: u64 = pool.install(|| {
+                source
+                    .par_bridge()
+                    .map(|k| {
+                        let inner = inner_sum(64);
+                        done.fetch_add(1, Ordering::Release);
+                        k + inner
+                    })
+                    .sum()
+            });
+            assert_eq!(sum, N * (N - 1) / 2 + N * expected_inner, "{threads} threads");
+        }
+    });
+}
+
+/// Bridges started inside a parallel loop (so their pieces may run on workers that wait
+/// inside that loop), each over a feedback source.
+#[test]
+fn feedback_bridges_inside_a_parallel_loop_run_to_the_end() {
+    const N: u64 = 500;
+    with_watchdog("feedback bridges in a parallel loop", || {
+        for threads in [1, 2, 3, 8] {
+            let pool = pool(threads);
+            let sums: Vec<u64> = pool.install(|| {
+                (0..8u64)
+                    .into_par_iter()
+                    .map(|outer| {
+                        let (source, done) = Feedback::new(N);
+                        source
+                            .par_bridge()
+                            .map(|k| {
+                                done.fetch_add(1, Ordering::Release);
+                                k * outer
+                            })
+                            .sum()
+                    })
+                    .collect()
+            });
+            let expected: Vec<u64> = (0..8u64).map(|outer| outer * (N * (N - 1) / 2)).collect();
+            assert_eq!(sums, expected, "{threads} threads");
+        }
+    });
+}
+
+/// A panic in `next()` reaches the caller, the other pieces stop, and the pool stays usable.
+#[test]
+fn a_panic_in_next_reaches_the_caller_and_stops_the_other_pieces() {
+    with_watchdog("panic in next()", || {
+        for threads in [1, 2, 8] {
+            let pool = pool(threads);
+            let pulled = AtomicU64::new(0);
+            let result = panic::catch_unwind(AssertUnwindSafe(|| {
+                pool.install(|| {
+                    (0..1_000_000u64)
+                        .inspect(|&x| {
+                            pulled.fetch_add(1, Ordering::Relaxed);
+                            assert!(x != 500, "boom in next()");
+                        })
+                        .par_bridge()
+                        .map(|x| common::spin(50) % 2 + x)
+                        .count()
+                })
+            }));
+            let payload = result.expect_err("the panic reaches the caller");
+            let message = payload
+                .downcast_ref::<String>()
+                .map(String::as_str)
+                .or_else(|| payload.downcast_ref::<&str>().copied());
+            assert_eq!(message, Some("boom in next()"), "{threads} threads");
+            assert_eq!(
+                pulled.load(Ordering::Relaxed),
+                501,
+                "no item is pulled after the panic ({threads} threads)"
+            );
+            let after: u64 = pool.install(|| (0..100u64).par_bridge().sum());
+            assert_eq!(after, 4950, "{threads} threads");
+        }
+    });
+}
