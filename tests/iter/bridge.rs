@@ -199,37 +199,70 @@ fn a_crawler_that_feeds_its_own_channel_visits_every_node() {
     });
 }
 
-/// A source whose `next()` is slow (a record from a socket): `delay` per item.
-fn slow_source(items: u64, delay: Duration) -> impl Iterator<Item = u64> + Send {
-    (0..items).inspect(move |_| thread::sleep(delay))
+/// Processes the items of `source` in pairs: the first of each pair waits until the second
+/// has been pulled and started, so the loop ends only if another worker pulls an item while
+/// one is busy with its own. Returns the sum of the items.
+fn sum_in_pairs(source: impl Iterator<Item = u64> + Send) -> u64 {
+    let arrived = AtomicU64::new(0);
+    source
+        .par_bridge()
+        .map(|k| {
+            let arrival = arrived.fetch_add(1, Ordering::SeqCst);
+            if arrival % 2 == 0 {
+                // Until the second of the pair has arrived too.
+                while arrived.load(Ordering::SeqCst) < arrival + 2 {
+                    thread::sleep(Duration::from_micros(100));
+                }
+            }
+            k
+        })
+        .sum()
 }
 
-/// Items are processed in pairs: the first of each pair waits until the second has been
-/// pulled and started, so the loop finishes only if two workers pull items while the other
-/// one is busy. With `next()` slow, a piece that ended after finding the lock busy for a
-/// while left a single worker pulling, and the first of a pair waited forever.
+/// A source whose first `next()` keeps the lock until other threads have run `foreign` small
+/// tasks it spawns on the pool (a waiting piece may run them: it helps the pool).
+fn busy_first_next(items: u64, foreign: usize) -> impl Iterator<Item = u64> + Send {
+    (0..items).inspect(move |&k| {
+        if k > 0 {
+            return;
+        }
+        let holder = thread::current().id();
+        let ran_elsewhere = AtomicUsize::new(0);
+        par::scope(|scope| {
+            while ran_elsewhere.load(Ordering::Relaxed) < foreign {
+                for _ in 0..1000 {
+                    scope.spawn(|_| {
+                        if thread::current().id() != holder {
+                            ran_elsewhere.fetch_add(1, Ordering::Relaxed);
+                        }
+                    });
+                }
+                thread::yield_now();
+            }
+        });
+    })
+}
+
+/// A slow `next()` must not leave a single worker pulling. Two slow sources, items processed
+/// in pairs (`sum_in_pairs`): one whose `next()` sleeps (a record from a socket), one whose
+/// first `next()` waits until other threads have run 20 000 tasks of its own. Before #54 a
+/// piece ended after finding the lock held for a bounded number of tries, and a task run
+/// while waiting counted as one: the first of a pair then waited for a partner that no
+/// worker would pull. (The sleeping source outlasts the tries only where a yield of the
+/// thread is quick: on a lightly loaded machine.) Rayon passes the sleeping source and
+/// deadlocks on the busy one: its waiting workers block on a mutex and run no task.
 #[test]
 fn a_slow_source_feeds_every_worker() {
     const ITEMS: u64 = 6;
     with_watchdog("slow source, items in pairs", || {
         for threads in [2, 3, 8] {
             let pool = pool(threads);
-            let arrived = AtomicU64::new(0);
-            let sum: u64 = pool.install(|| {
-                slow_source(ITEMS, Duration::from_millis(20))
-                    .par_bridge()
-                    .map(|k| {
-                        let arrival = arrived.fetch_add(1, Ordering::SeqCst);
-                        if arrival % 2 == 0 {
-                            while arrived.load(Ordering::SeqCst) <= arrival {
-                                thread::sleep(Duration::from_micros(100));
-                            }
-                        }
-                        k
-                    })
-                    .sum()
-            });
-            assert_eq!(sum, ITEMS * (ITEMS - 1) / 2, "{threads} threads");
+            let sum = pool.install(|| sum_in_pairs(busy_first_next(ITEMS, 20_000)));
+            assert_eq!(sum, ITEMS * (ITEMS - 1) / 2, "busy next(), {threads} threads");
+
+            let sleepy = (0..ITEMS).inspect(|_| thread::sleep(Duration::from_millis(20)));
+            let sum = pool.install(|| sum_in_pairs(sleepy));
+            assert_eq!(sum, ITEMS * (ITEMS - 1) / 2, "sleeping next(), {threads} threads");
         }
     });
 }
@@ -259,7 +292,9 @@ fn forking_next(i: u64, depth: u32) -> u64 {
 
 /// Sources and items that run parallel work on the same pool: `next()` forks a join tree
 /// or a parallel loop, and each item runs a parallel loop. A worker waiting inside such work
-/// may pick up a piece of the bridge; that must never deadlock on the bridge's lock.
+/// may pick up a piece of the bridge; that must never deadlock on the bridge's lock. (Rayon
+/// deadlocks here: a worker that stole part of the holder's `next()` and waits inside it
+/// picks up a piece, which blocks on the lock the holder keeps until that part is done.)
 #[test]
 fn sources_and_items_that_use_the_pool_do_not_deadlock() {
     with_watchdog("sources and items using the pool", || {
