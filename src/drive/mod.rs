@@ -3,8 +3,9 @@
 //! The functions here are the only way parallel-iterator work reaches the pool:
 //! [`drive_indexed`] for producers with a known length (all indexed work goes through it),
 //! [`drive_unindexed`] for the rest, and [`fork`] for the one adapter that runs two whole
-//! iterators side by side (`chain` of unindexed iterators); [`worker_count`] and [`pause`]
-//! let sources that pace themselves (`par_bridge`, the block adapters) ask the pool.
+//! iterators side by side (`chain` of unindexed iterators); [`worker_count`],
+//! [`inside_a_wait`], [`help_busy_pool`] and [`offer_forks`] let a source that paces its
+//! own pieces (`par_bridge`) ask the pool.
 //! Indexed work goes to the on-steal driver ([`on_steal`]): one work-stealing index range
 //! per owner, split only when a thief takes half of what is left (`README.md` here has the
 //! protocol). A producer that asks for a split tree fixed by its length alone
@@ -215,13 +216,23 @@ pub(crate) fn worker_count() -> usize {
     crate::pool::current_num_threads()
 }
 
-/// Waits a little before retrying a contended `try_lock` (attempt `attempt`, from 0): a
-/// few spins, then running one pending job of the pool if there is one (else yielding the
-/// thread). Never blocks.
-pub(crate) fn pause(attempt: u32) {
-    if attempt < 16 {
-        std::hint::spin_loop();
-    } else if crate::pool::yield_now() != Some(crate::pool::Yield::Executed) {
-        std::thread::yield_now();
-    }
+/// Whether the code running now runs inside a wait of its worker (see
+/// `pool::inside_a_wait`): a source that waits for another piece must not wait unboundedly
+/// there, since the frame suspended below it may be what that piece waits for.
+pub(crate) fn inside_a_wait() -> bool {
+    crate::pool::inside_a_wait()
+}
+
+/// For a piece waiting for another: runs one pending job of the pool if no worker is idle
+/// to take it (an idle worker would; the waiting piece would only take its place). Whether
+/// it ran one.
+pub(crate) fn help_busy_pool() -> bool {
+    !crate::pool::anyone_idle() && crate::pool::yield_now() == Some(crate::pool::Yield::Executed)
+}
+
+/// For a piece that may run long without a `join`: if a worker is idle, publish this
+/// worker's oldest private fork (see `pool::offer_forks`).
+#[inline]
+pub(crate) fn offer_forks() {
+    crate::pool::offer_forks()
 }

@@ -120,6 +120,22 @@ pub(crate) fn offer_forks() {
     })
 }
 
+/// Whether a worker of the current pool is looking for work (a hint: one relaxed load).
+/// False outside any pool.
+#[inline]
+pub(crate) fn anyone_idle() -> bool {
+    WorkerThread::with_current(|worker| worker.is_some_and(WorkerThread::anyone_idle))
+}
+
+/// Whether the code running now runs inside a wait of its worker: in a job the worker took
+/// up while a frame below it waited for something else (a stolen `join` half, a scope, a
+/// latch, a fork, the job `yield_now` runs), so that the waiting frame cannot go on until
+/// this job returns. False outside any pool, and in jobs a worker took from its main loop.
+#[inline]
+pub(crate) fn inside_a_wait() -> bool {
+    WorkerThread::with_current(|worker| worker.is_some_and(WorkerThread::inside_a_wait))
+}
+
 /// For a driver about to fold a little work on its own: true if a worker of the current
 /// pool is idle and new work offered by this thread would go to it, because this worker
 /// offers nothing else first (no job in its deque, no private fork). If a worker is idle but
@@ -288,8 +304,9 @@ fn yield_local_on(worker: &WorkerThread) -> Yield {
 fn run_if_some(worker: &WorkerThread, job: Option<job::TaggedJob>) -> Yield {
     match job {
         Some(job) => {
+            // The caller waits for the job: it runs inside a wait.
             // SAFETY: a job taken from a queue is live, unexecuted, and now ours.
-            unsafe { worker.execute(job) };
+            worker.waiting(|| unsafe { worker.execute(job) });
             Yield::Executed
         }
         None => Yield::Idle,

@@ -181,6 +181,11 @@ pub(crate) struct WorkerThread {
     /// type (`pool::loop_hint`): a direct-mapped table of (key, hint), key 0 for none. A
     /// type that hashes to a taken slot evicts its holder, which then reads as unknown.
     loop_hints: [Cell<(usize, u32)>; 1 << LOOP_HINT_BITS],
+    /// How many frames on this thread's stack wait for something (a latch, a fork a thief
+    /// may hold, the job `yield_now` runs) while this worker runs other jobs above them:
+    /// nonzero while the code running now was taken up by such a wait (`inside_a_wait`).
+    /// The main loop's wait for the pool's end does not count: nothing waits below it.
+    waits: Cell<u32>,
 }
 
 impl std::fmt::Debug for WorkerThread {
@@ -221,6 +226,7 @@ impl WorkerThread {
             base_inline_limit,
             trace: registry.trace_writer(index),
             loop_hints: [const { Cell::new((0, 0)) }; 1 << LOOP_HINT_BITS],
+            waits: Cell::new(0),
             stats: registry.worker_stats(index),
             registry,
         }
@@ -574,7 +580,7 @@ impl WorkerThread {
                 Some(popped) if popped.job == job => return true,
                 Some(other) if self.context_tag().admits(other.tag) => {
                     // SAFETY: jobs in our deque are live until executed (JobRef contract).
-                    unsafe { self.execute(other) }
+                    self.waiting(|| unsafe { self.execute(other) })
                 }
                 Some(other) => self.registry.set_aside(other),
                 None => {
@@ -597,6 +603,40 @@ impl WorkerThread {
 
     #[cold]
     fn wait_until_cold(&self, latch: &CoreLatch) {
+        self.waiting(|| self.run_jobs_until(latch));
+    }
+
+    /// The main loop of a pool's thread: runs jobs until `latch`, the pool's end, is set.
+    /// Unlike [`wait_until`](Self::wait_until) it does not count as a wait (`waits`).
+    pub(crate) fn run_until_terminated(&self, latch: &CoreLatch) {
+        if !latch.probe() {
+            self.run_jobs_until(latch);
+        }
+    }
+
+    /// Runs `op` counted in [`waits`](Self::waits): jobs it runs run inside a wait.
+    #[inline]
+    pub(crate) fn waiting<R>(&self, op: impl FnOnce() -> R) -> R {
+        /// Uncounts the wait when dropped, unwinding or not.
+        struct Counted<'a>(&'a Cell<u32>);
+        impl Drop for Counted<'_> {
+            fn drop(&mut self) {
+                self.0.set(self.0.get() - 1);
+            }
+        }
+        self.waits.set(self.waits.get() + 1);
+        let _counted = Counted(&self.waits);
+        op()
+    }
+
+    /// Whether the code running now was taken up by a wait of this worker (see `waits`).
+    #[inline]
+    pub(crate) fn inside_a_wait(&self) -> bool {
+        self.waits.get() > 0
+    }
+
+    /// Executes jobs until `latch` is set, sleeping when there is nothing to do.
+    fn run_jobs_until(&self, latch: &CoreLatch) {
         self.share_all_forks();
         while !latch.probe() {
             if let Some(job) = self.take_local_job() {

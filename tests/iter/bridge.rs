@@ -121,7 +121,11 @@ fn a_source_fed_by_its_own_items_runs_to_the_end() {
                     done.fetch_add(1, Ordering::Release);
                 })
             });
-            assert_eq!(seen.into_inner(), N * (N - 1) / 2, "for_each, {threads} threads");
+            assert_eq!(
+                seen.into_inner(),
+                N * (N - 1) / 2,
+                "for_each, {threads} threads"
+            );
         }
     });
 }
@@ -258,11 +262,44 @@ fn a_slow_source_feeds_every_worker() {
         for threads in [2, 3, 8] {
             let pool = pool(threads);
             let sum = pool.install(|| sum_in_pairs(busy_first_next(ITEMS, 20_000)));
-            assert_eq!(sum, ITEMS * (ITEMS - 1) / 2, "busy next(), {threads} threads");
+            assert_eq!(
+                sum,
+                ITEMS * (ITEMS - 1) / 2,
+                "busy next(), {threads} threads"
+            );
 
             let sleepy = (0..ITEMS).inspect(|_| thread::sleep(Duration::from_millis(20)));
             let sum = pool.install(|| sum_in_pairs(sleepy));
-            assert_eq!(sum, ITEMS * (ITEMS - 1) / 2, "sleeping next(), {threads} threads");
+            assert_eq!(
+                sum,
+                ITEMS * (ITEMS - 1) / 2,
+                "sleeping next(), {threads} threads"
+            );
+        }
+    });
+}
+
+/// A `next()` that spawns a task on the pool and blocks on a channel until the task has run:
+/// the workers waiting for the lock must run it (no worker is idle). Rayon deadlocks once
+/// every other worker waits on its mutex.
+#[test]
+fn a_source_that_blocks_on_a_task_it_spawned_finishes() {
+    with_watchdog("next() blocked on a spawned task", || {
+        for threads in [2, 3, 8] {
+            let pool = pool(threads);
+            let sum: u64 = pool.install(|| {
+                (0..200u64)
+                    .map(|k| {
+                        let (sender, receiver) = mpsc::channel();
+                        par::spawn(move || sender.send(k * 2).unwrap());
+                        receiver.recv().unwrap()
+                    })
+                    .par_bridge()
+                    .map(|x| x + common::spin(200) % 2)
+                    .sum()
+            });
+            let expected: u64 = (0..200u64).map(|k| k * 2 + common::spin(200) % 2).sum();
+            assert_eq!(sum, expected, "{threads} threads");
         }
     });
 }
@@ -310,7 +347,10 @@ fn sources_and_items_that_use_the_pool_do_not_deadlock() {
                         .sum()
                 });
                 let expected: u64 = (0..100u64).map(|i| 8 * i + expected_inner).sum();
-                assert_eq!(total, expected, "join in next(), {threads} threads, round {round}");
+                assert_eq!(
+                    total, expected,
+                    "join in next(), {threads} threads, round {round}"
+                );
 
                 let total: u64 = pool.install(|| {
                     (0..100u64)
@@ -349,7 +389,11 @@ fn a_feedback_source_whose_items_run_parallel_loops_runs_to_the_end() {
                     })
                     .sum()
             });
-            assert_eq!(sum, N * (N - 1) / 2 + N * expected_inner, "{threads} threads");
+            assert_eq!(
+                sum,
+                N * (N - 1) / 2 + N * expected_inner,
+                "{threads} threads"
+            );
         }
     });
 }
