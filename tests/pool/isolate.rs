@@ -5,7 +5,7 @@
 
 use crate::common_pool;
 
-use common_pool::{boom, boom_tag, fib_iterative, fib_join, par, pool, HANG_GUARD};
+use common_pool::{boom, boom_tag, fib_iterative, fib_join, par, pool, with_watchdog};
 use par::prelude::*;
 use std::cell::Cell;
 use std::panic::{self, AssertUnwindSafe};
@@ -13,25 +13,6 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{mpsc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
-
-/// Runs `body` on a helper thread; fails the test (instead of hanging) if it does not finish
-/// within the hang guard. A deadlocked run leaves its threads blocked, so the process exits.
-fn with_watchdog<R: Send + 'static>(what: &str, body: impl FnOnce() -> R + Send + 'static) -> R {
-    let (sender, receiver) = mpsc::channel();
-    thread::spawn(move || {
-        let _ = sender.send(panic::catch_unwind(AssertUnwindSafe(body)));
-    });
-    match receiver.recv_timeout(HANG_GUARD) {
-        Ok(Ok(value)) => value,
-        Ok(Err(payload)) => panic::resume_unwind(payload),
-        Err(_) => {
-            // Written past the test harness's capture: the process exits right after.
-            let message = format!("DEADLOCK: {what} did not finish within {HANG_GUARD:?}\n");
-            let _ = std::io::Write::write_all(&mut std::io::stderr(), message.as_bytes());
-            std::process::exit(101);
-        }
-    }
-}
 
 /// The example, made small: outer items each take the lock and run an inner
 /// parallel loop of small pieces while holding it.

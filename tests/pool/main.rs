@@ -21,3 +21,4 @@ mod panics;
 mod scope;
 mod spawn;
 mod spawn_handler;
+mod user_code_panics;
