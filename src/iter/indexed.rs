@@ -642,11 +642,19 @@ pub trait IndexedParallelIterator: ParallelIterator {
     /// **Work.** The items are cut into blocks, the leaves of the fixed tree of
     /// [`deterministic`](Self::deterministic) for this length (that grain, if the base sets
     /// one), and the scan is driven in that tree. Each block's results start from the
-    /// combined totals of the blocks before it; a worker that reaches a block before those
-    /// totals are known reads the blocks it is missing once more to compute them. On one
-    /// thread that never happens: one pass, with one more call of `op` per item than a
-    /// sequential scan (it computes the block totals as it goes). On more threads, part of
-    /// the input is read twice (about a third of it on two threads).
+    /// combined totals of the blocks before it. `op` runs twice per item, once for the
+    /// item's result and once for its block's total (once only in the last block, whose
+    /// total nothing needs), plus once per block to combine the totals; a sequential scan
+    /// runs it once per item. That holds on any pool (up to a block or two that two workers
+    /// reach at the same time) and whatever follows the scan. On one thread the input is
+    /// read once. On more threads a worker that reaches a block before the totals below it
+    /// are known reads the blocks it is missing once more, for their totals: on two threads
+    /// about 1.4 reads per item. Adapters after the scan that cut pieces inside blocks
+    /// (`with_max_len` below the block length, `with_min_len`, `rev`, `skip`, `take`) get
+    /// those pieces' results from the whole block's, computed once when the first of its
+    /// pieces is reached and kept (one block of results) until its last piece takes them,
+    /// so the work stays the same; only `rev`, whose first piece needs every total below it,
+    /// reads the input twice on one thread.
     ///
     /// **Reading twice** is done through the base's producer when that is cheap and calls no
     /// closure of yours: slices, ranges, and `copied`, `cloned`, `enumerate`, `zip`, `rev`,
