@@ -22,6 +22,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod defects;
 mod erase;
 mod pending;
 mod run;
