@@ -15,15 +15,17 @@
 //! - going up, a producer handed to a `with_producer` callback becomes an
 //!   [`ErasedProducer`], so the adapters above run their own producer code.
 //!
-//! The erased types forward every method a Rayon-compatible wrapper can reach: the
+//! The erased types forward every method whose signature can be written outside weft: the
 //! consumer's `split_at_sized`, `continue_folder` and `may_stop_early`, the folder's
 //! `consume_iter` (as a `&mut dyn Iterator`), the producer's `fold_with` (through a
-//! [`DynFold`] reference, so the producer's own loop still runs), `min_len` / `max_len`, and
-//! the iterator's `upper_len_by_position`. What weft keeps private cannot cross: a producer's
-//! `split_tree` (the fixed tree of `deterministic()` and scans), `duplicate`, `drive_with`,
-//! `INERT` and `EXACT_LEN` take their defaults at each boundary, as they do for any parallel
-//! iterator written outside weft that wraps weft's. Chains that need them (deterministic
-//! chains) are built without erasure (`pending.rs`).
+//! [`DynFold`] reference, so the producer's own loop still runs), `duplicate`, `min_len` /
+//! `max_len`, and the iterator's `upper_len_by_position`. The rest take their defaults at
+//! each boundary, as for any parallel iterator written outside weft that wraps weft's: a
+//! producer's `split_tree` (the fixed tree of `deterministic()` and scans: a scan above a
+//! boundary is split wherever the driver likes, which it must survive), `drive_with`,
+//! `INERT` (so `skip` runs the items it skips) and `EXACT_LEN`. The chains that need those
+//! are built without erasure: the static prefixes of `run.rs` (`INERT`, `EXACT_LEN`) and the
+//! deterministic chains of `pending.rs`.
 //!
 //! Results cross the boundary as [`Opaque`] boxes: whoever erased a value knows its type and
 //! is the only one to unwrap it (checked by type name on every unwrap).
@@ -432,6 +434,7 @@ trait DynProducer<'p>: Send {
     fn max_len(&self) -> usize;
     fn split_at(self: Box<Self>, index: usize) -> (ErasedProducer<'p>, ErasedProducer<'p>);
     fn fold_with(self: Box<Self>, folder: &mut dyn DynFold);
+    fn duplicate(&self) -> Option<ErasedProducer<'p>>;
 }
 
 impl<'p, P: Producer<Item = u64> + 'p> DynProducer<'p> for P {
@@ -454,6 +457,10 @@ impl<'p, P: Producer<Item = u64> + 'p> DynProducer<'p> for P {
 
     fn fold_with(self: Box<Self>, folder: &mut dyn DynFold) {
         Producer::fold_with(*self, FoldRef(folder));
+    }
+
+    fn duplicate(&self) -> Option<ErasedProducer<'p>> {
+        Producer::duplicate(self).map(ErasedProducer::new)
     }
 }
 
@@ -490,6 +497,10 @@ impl<'p> Producer for ErasedProducer<'p> {
         let mut slot = FolderSlot(Some(folder));
         self.0.fold_with(&mut slot);
         slot.0.expect("a folder that panicked is not used again")
+    }
+
+    fn duplicate(&self) -> Option<Self> {
+        self.0.duplicate()
     }
 }
 

@@ -29,6 +29,7 @@ mod run;
 mod spec;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::Ordering;
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -38,7 +39,7 @@ use rand::SeedableRng;
 use spec::{Chain, OP_KINDS, TERMINAL_KINDS};
 
 /// The seeds every run checks.
-const FIXED_SEEDS: [u64; 4] = [0x5EED_0001, 0x5EED_0002, 0x5EED_0003, 0x5EED_0004];
+pub(crate) const FIXED_SEEDS: [u64; 4] = [0x5EED_0001, 0x5EED_0002, 0x5EED_0003, 0x5EED_0004];
 
 /// Chains per seed, unless `WEFT_DIFF_CHAINS` says otherwise.
 const CHAINS_PER_SEED: usize = 400;
@@ -69,7 +70,7 @@ fn chain(seed: u64, i: usize) -> Chain {
 
 /// How often each adapter (at each position) and each terminal was drawn.
 #[derive(Default)]
-struct Coverage {
+pub(crate) struct Coverage {
     ops: Vec<[usize; 4]>,
     terminals: Vec<usize>,
     lengths: std::collections::BTreeMap<usize, usize>,
@@ -86,7 +87,8 @@ impl Coverage {
 
     fn add(&mut self, chain: &Chain) {
         for (position, op) in chain.ops.iter().enumerate() {
-            self.ops[op.kind()][position] += 1;
+            // Chains of the pending families may have a fifth step: counted as a fourth.
+            self.ops[op.kind()][position.min(3)] += 1;
         }
         self.terminals[chain.terminal.kind()] += 1;
         if !chain.state.ordered {
@@ -109,9 +111,36 @@ impl Coverage {
     }
 }
 
+/// A family of chains: how the `i`-th chain of a seed is drawn, and the test that runs them
+/// (for the re-run line of a failure).
+#[derive(Clone, Copy)]
+pub(crate) struct Family {
+    pub(crate) draw: fn(u64, usize) -> Chain,
+    pub(crate) test: &'static str,
+    /// Stop at the first mismatch, unshrunk (where each failing run is slow: a deadlock
+    /// that waits for a timeout, a quadratic scan).
+    pub(crate) fail_fast: bool,
+}
+
+/// The main family: any chain.
+const ANY_CHAIN: Family = Family {
+    draw: chain,
+    test: "fresh_seed",
+    fail_fast: false,
+};
+
+/// Runs `count` chains of each seed of `seeds` on every pool (see [`run_seed`]).
+pub(crate) fn run_chains(family: Family, seeds: &[u64], count: usize) -> Coverage {
+    let mut coverage = Coverage::new();
+    for &seed in seeds {
+        run_seed(family, seed, 0, count, &mut coverage);
+    }
+    coverage
+}
+
 /// Runs chains `from..from + count` of `seed` on every pool; panics with every mismatch
-/// found (the first few in full), or if a chain hangs.
-fn run_seed(seed: u64, from: usize, count: usize, coverage: &mut Coverage) {
+/// found (the first few in full, shrunk), or if a chain hangs.
+fn run_seed(family: Family, seed: u64, from: usize, count: usize, coverage: &mut Coverage) {
     // The chain being run, for the watchdog's message.
     let current = Arc::new(Mutex::new((String::new(), Instant::now())));
     let (done_tx, done_rx) = mpsc::channel();
@@ -121,7 +150,7 @@ fn run_seed(seed: u64, from: usize, count: usize, coverage: &mut Coverage) {
             let mut mismatches = Vec::new();
             let mut drawn = Vec::new();
             for i in from..from + count {
-                let chain = chain(seed, i);
+                let chain = (family.draw)(seed, i);
                 for (threads, pool) in common::pools() {
                     *current.lock().unwrap() = (
                         format!("chain {i} of seed {seed:#x} on {threads} threads:\n  {chain}"),
@@ -131,17 +160,25 @@ fn run_seed(seed: u64, from: usize, count: usize, coverage: &mut Coverage) {
                         let mut report = format!(
                             "chain {i} of seed {seed:#x}, {threads} threads:\n  {chain}\n  {what}\n  \
                              re-run: WEFT_DIFF_SEED={seed:#x} WEFT_DIFF_FROM={i} WEFT_DIFF_CHAINS=1 \
-                             cargo test --release --test differential fresh_seed -- --nocapture"
+                             cargo test --release --test differential {} -- --nocapture \
+                             --include-ignored",
+                            family.test
                         );
-                        if mismatches.len() < SHOWN_MISMATCHES {
+                        if mismatches.len() < SHOWN_MISMATCHES && !family.fail_fast {
                             if let Some((small, what)) = shrink(&chain, pool, &current) {
                                 report += &format!("\n  shrunk to:\n  {small}\n  {what}");
                             }
                         }
                         mismatches.push(report);
+                        if family.fail_fast {
+                            break;
+                        }
                     }
                 }
                 drawn.push(chain);
+                if family.fail_fast && !mismatches.is_empty() {
+                    break;
+                }
             }
             let _ = done_tx.send((mismatches, drawn));
         })
@@ -185,12 +222,41 @@ fn run_seed(seed: u64, from: usize, count: usize, coverage: &mut Coverage) {
     }
 }
 
-/// Runs `chain` on `pool` and checks the result (a panic is a wrong result).
+/// Runs `chain` on `pool` and checks the result: a panic is wrong but for a planted one
+/// (`PanicAt`), which must come through with its payload.
 fn verdict(chain: &Chain, pool: &weft::ThreadPool) -> Result<(), String> {
-    match catch_unwind(AssertUnwindSafe(|| pool.install(|| run::run(chain)))) {
-        Ok(run) => run::check(chain, &run),
-        Err(panic) => Err(format!("weft panicked: {}", panic_message(&*panic))),
+    quiet_planted_panics();
+    // ORDERING: no run is under way; `install` publishes the store to its workers.
+    chain.scan_calls.store(0, Ordering::Relaxed);
+    let result = catch_unwind(AssertUnwindSafe(|| pool.install(|| run::run(chain))));
+    // ORDERING: the calls were counted before `install` returned (it joins every worker).
+    let calls = chain.scan_calls.load(Ordering::Relaxed);
+    if chain.count_scans && calls > pending::counted_scans::bound(chain) {
+        return Err(format!(
+            "the scans called `op` {calls} times for {} items entering them",
+            chain.scan_inputs
+        ));
     }
+    match result {
+        Err(panic) if chain.panics && panic.is::<spec::Planted>() => Ok(()),
+        Err(panic) => Err(format!("weft panicked: {}", panic_message(&*panic))),
+        Ok(_) if chain.panics => Err("no panic, though an item meets its planted panic".into()),
+        Ok(run) => run::check(chain, &run),
+    }
+}
+
+/// Keeps the panics `PanicAt` plants out of the test's output (hundreds, on worker threads
+/// the harness does not capture); every other panic goes to the hook it replaces.
+fn quiet_planted_panics() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if !info.payload().is::<spec::Planted>() {
+                previous(info);
+            }
+        }));
+    });
 }
 
 /// The lengths a failing chain's source is shortened to, when shrinking.
@@ -217,27 +283,35 @@ fn shrink(
         for k in 0..chain.ops.len() {
             let mut ops = chain.ops.clone();
             ops.remove(k);
-            candidates.push((chain.source.clone(), ops, chain.terminal.clone()));
+            let fused = chain.fused - usize::from(k < chain.fused);
+            candidates.push((chain.source.clone(), fused, ops, chain.terminal.clone()));
         }
         for len in SHRINK_LENGTHS
             .into_iter()
             .filter(|&len| len < chain.source.len)
         {
             let source = chain.source.shortened(len);
-            candidates.push((source, chain.ops.clone(), chain.terminal.clone()));
+            candidates.push((
+                source,
+                chain.fused,
+                chain.ops.clone(),
+                chain.terminal.clone(),
+            ));
         }
         if !matches!(
             chain.terminal,
             spec::Terminal::Collect | spec::Terminal::LooseCollect
         ) {
+            let ops = chain.ops.clone();
             candidates.push((
                 chain.source.clone(),
-                chain.ops.clone(),
+                chain.fused,
+                ops,
                 spec::Terminal::Collect,
             ));
         }
-        for (source, ops, terminal) in candidates {
-            if let Some(candidate) = Chain::assemble(source, ops, terminal) {
+        for (source, fused, ops, terminal) in candidates {
+            if let Some(candidate) = Chain::assemble(source, fused, ops, terminal) {
                 if let Some(what) = fails(&candidate) {
                     best = (candidate, what);
                     continue 'smaller;
@@ -267,10 +341,7 @@ fn chains_per_seed() -> usize {
 #[test]
 fn fixed_seeds() {
     let count = chains_per_seed();
-    let mut coverage = Coverage::new();
-    for seed in FIXED_SEEDS {
-        run_seed(seed, 0, count, &mut coverage);
-    }
+    let coverage = run_chains(ANY_CHAIN, &FIXED_SEEDS, count);
     println!("{}", coverage.report());
     if count >= CHAINS_PER_SEED {
         let rare_op = OP_KINDS
@@ -301,5 +372,5 @@ fn fresh_seed() {
     let from = env_number("WEFT_DIFF_FROM").unwrap_or(0) as usize;
     println!("differential test: seed {seed:#x} (WEFT_DIFF_SEED={seed:#x} re-runs it)");
     let mut coverage = Coverage::new();
-    run_seed(seed, from, chains_per_seed(), &mut coverage);
+    run_seed(ANY_CHAIN, seed, from, chains_per_seed(), &mut coverage);
 }

@@ -4,7 +4,7 @@
 use std::cmp::Ordering;
 use std::collections::{BTreeSet, BinaryHeap, LinkedList, VecDeque};
 use std::num::Wrapping;
-use std::sync::atomic::{AtomicU64, Ordering as AtomicOrdering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering as AtomicOrdering};
 
 use weft::iter::Either;
 use weft::prelude::*;
@@ -55,7 +55,24 @@ pub(crate) fn source(source: &Source) -> Built<'_> {
         SourceKind::RepeatN => ix(weft::iter::repeat_n(start, len)),
         SourceKind::ParChunks(size) => ix(data.par_chunks(size).map(fold_slice)),
         SourceKind::ParWindows(size) => ix(data.par_windows(size).map(fold_slice)),
+        SourceKind::Split => {
+            let halves = |r: std::ops::Range<usize>| {
+                if r.len() <= 7 {
+                    return (r, None);
+                }
+                let mid = r.start + r.len() / 2;
+                (r.start..mid, Some(mid..r.end))
+            };
+            par(weft::iter::split(0..len, halves).flat_map_iter(|r| data[r].iter().copied()))
+        }
         SourceKind::BridgeSlice => par(data.iter().copied().par_bridge()),
+        SourceKind::Feedback(window) => {
+            let (feedback, processed) = crate::pending::feedback::Feedback::new(data, window);
+            par(feedback.par_bridge().map(move |x| {
+                processed.add();
+                x
+            }))
+        }
         SourceKind::BridgeRange => par((start..start + len as u64).par_bridge()),
     }
 }
@@ -80,6 +97,16 @@ macro_rules! common_step {
                 mix(x, state.0)
             })),
             Op::MapInit { key } => $wrap(it.map_init(move || key, |key, x| mix(x, *key))),
+            Op::MapNested { key } => $wrap(it.map(move |x| {
+                let inner = (0..nested_len(x, key)).into_par_iter();
+                inner.map(|j| fanned(x, j, key)).sum::<u64>() & MASK
+            })),
+            Op::PanicAt { value } => $wrap(it.map(move |x| {
+                if x == value {
+                    std::panic::panic_any(Planted);
+                }
+                x
+            })),
             Op::Inspect => $wrap(it.inspect(|&x| {
                 // ORDERING: a statistic nothing reads; no other memory depends on it.
                 INSPECTED.fetch_add(mix(x, 1), AtomicOrdering::Relaxed);
@@ -121,9 +148,9 @@ fn fan_vec(x: u64, key: u64, max: u8) -> Vec<u64> {
 }
 
 /// One step on a built chain.
-pub(crate) fn step<'a>(op: &'a Op, built: Built<'a>) -> Built<'a> {
+pub(crate) fn step<'a>(op: &'a Op, built: Built<'a>, calls: &'a AtomicUsize) -> Built<'a> {
     match built {
-        Built::Indexed(it) => common_step!(op, it, ix, |it| indexed_step(op, it)),
+        Built::Indexed(it) => common_step!(op, it, ix, |it| indexed_step(op, it, calls)),
         Built::Par(it) => common_step!(op, it, par, |it: Par<'a>| match op {
             Op::Chain { other } => par(it.chain(indexed_source(other))),
             _ => unreachable!("{op} drawn for an unindexed chain"),
@@ -132,7 +159,7 @@ pub(crate) fn step<'a>(op: &'a Op, built: Built<'a>) -> Built<'a> {
 }
 
 /// The steps that need an indexed iterator.
-fn indexed_step<'a>(op: &'a Op, it: Indexed<'a>) -> Built<'a> {
+fn indexed_step<'a>(op: &'a Op, it: Indexed<'a>, calls: &'a AtomicUsize) -> Built<'a> {
     match *op {
         Op::Chain { ref other } => ix(it.chain(indexed_source(other))),
         Op::Enumerate { key } => ix(it.enumerate().map(move |(i, x)| combine(x, i as u64, key))),
@@ -162,24 +189,84 @@ fn indexed_step<'a>(op: &'a Op, it: Indexed<'a>) -> Built<'a> {
         Op::ExponentialBlocks => par(it.by_exponential_blocks()),
         Op::UniformBlocks { size } => par(it.by_uniform_blocks(size)),
         Op::InclusiveScan { affine } => {
-            let (identity, op) = scan_op(affine);
+            let (identity, op) = counted_scan_op(affine, calls);
             ix(it.inclusive_scan(move || identity, op))
         }
         Op::ExclusiveScan { affine } => {
-            let (identity, op) = scan_op(affine);
+            let (identity, op) = counted_scan_op(affine, calls);
             ix(it.exclusive_scan(move || identity, op))
         }
         _ => unreachable!("{op} is not an indexed-only step"),
     }
 }
 
+/// A scan's identity and `op` ([`scan_op`]), counting the calls of `op` in `calls`.
+fn counted_scan_op(
+    affine: bool,
+    calls: &AtomicUsize,
+) -> (u64, impl Fn(u64, u64) -> u64 + Sync + Send + '_) {
+    let (identity, op) = scan_op(affine);
+    let counted = move |a, b| {
+        // ORDERING: a count read after the loop has joined its workers.
+        calls.fetch_add(1, AtomicOrdering::Relaxed);
+        op(a, b)
+    };
+    (identity, counted)
+}
+
 /// The chain's adapters on its source, as weft builds them.
 pub(crate) fn build(chain: &Chain) -> Built<'_> {
-    let mut built = source(&chain.source);
-    for op in &chain.ops {
-        built = step(op, built);
+    let calls = &*chain.scan_calls;
+    let (mut built, rest) = if chain.fused > 0 {
+        (fused(&chain.source, &chain.ops[0], calls), &chain.ops[1..])
+    } else {
+        (source(&chain.source), &chain.ops[..])
+    };
+    for op in rest {
+        built = step(op, built, calls);
     }
     built
+}
+
+// ---------------------------------------------------------------------------------------
+// Static prefixes
+
+/// The source and its first step as one static type, erased only after it: what weft's
+/// adapters learn from the producer below them (`Producer::INERT`, `EXACT_LEN`,
+/// `split_tree`) then reaches them, as in a chain written by hand.
+fn fused<'a>(source: &'a Source, op: &'a Op, calls: &'a AtomicUsize) -> Built<'a> {
+    let data = &source.data[..];
+    match (source.kind, op) {
+        (SourceKind::Vec, &Op::Skip { n }) => ix(data.to_vec().into_par_iter().skip(n)),
+        (SourceKind::Slice, op) => {
+            let it = data.par_iter().copied();
+            match *op {
+                Op::Skip { n } => ix(it.skip(n)),
+                Op::Take { n } => ix(it.take(n)),
+                Op::Rev => ix(it.rev()),
+                Op::Zip { ref other, key } => ix(it
+                    .zip(other_slice(other))
+                    .map(move |(x, y)| combine(x, y, key))),
+                Op::Chain { ref other } => ix(it.chain(other_slice(other))),
+                Op::InclusiveScan { affine } => {
+                    let (identity, op) = counted_scan_op(affine, calls);
+                    ix(it.inclusive_scan(move || identity, op))
+                }
+                _ => unreachable!("{op} in a static prefix"),
+            }
+        }
+        _ => unreachable!("{op} in a static prefix over {source}"),
+    }
+}
+
+/// The other side of a step in a static prefix: a slice, built statically.
+fn other_slice(other: &Source) -> weft::iter::Copied<weft::slice::Iter<'_, u64>> {
+    assert_eq!(
+        other.kind,
+        SourceKind::Slice,
+        "a static prefix zips with slices"
+    );
+    other.data.par_iter().copied()
 }
 
 // ---------------------------------------------------------------------------------------

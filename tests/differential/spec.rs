@@ -8,6 +8,8 @@
 //! that keeps all the information the order carries.
 
 use std::fmt;
+use std::sync::atomic::AtomicUsize;
+use std::sync::Arc;
 
 use rand::rngs::SmallRng;
 use rand::Rng;
@@ -81,6 +83,30 @@ pub(crate) fn fanned(x: u64, j: u64, key: u64) -> u64 {
     combine(x, j, key)
 }
 
+/// A value no item has (items are at most [`MASK`]): a `PanicAt` that never panics.
+pub(crate) const NEVER: u64 = u64::MAX;
+
+/// A drawn `PanicAt` holds this plus the index of the item it should panic at; the chain
+/// resolves it to that item's value (or to [`NEVER`]) once the whole chain is drawn.
+const PLANT_AT_ITEM: u64 = 1 << 40;
+
+/// The payload of the panics `PanicAt` plants.
+#[derive(Debug)]
+pub(crate) struct Planted;
+
+/// The length of the parallel loop `MapNested` runs for `x`.
+pub(crate) fn nested_len(x: u64, key: u64) -> u64 {
+    mix(x, key) % 24
+}
+
+/// What `MapNested` makes of `x`, sequentially.
+pub(crate) fn nested(x: u64, key: u64) -> u64 {
+    (0..nested_len(x, key))
+        .map(|j| fanned(x, j, key))
+        .sum::<u64>()
+        & MASK
+}
+
 /// The operation of a scan: affine maps, or a sum modulo 2^32.
 pub(crate) fn scan_op(affine_maps: bool) -> (u64, fn(u64, u64) -> u64) {
     if affine_maps {
@@ -116,8 +142,13 @@ pub(crate) enum SourceKind {
     ParChunks(usize),
     /// `data.par_windows(size).map(fold)`
     ParWindows(usize),
+    /// `split(0..len, halves down to 7).flat_map_iter(|r| data[r])`: unindexed, in order
+    Split,
     /// `data.iter().copied().par_bridge()`: unindexed, items in any order
     BridgeSlice,
+    /// A bridge over an iterator that hands out item `k` once `k + 1 - window` items have
+    /// been processed (`pending::feedback`); never drawn by [`Chain::draw`]
+    Feedback(usize),
     /// `(start..start + len).par_bridge()`: unindexed, items in any order
     BridgeRange,
 }
@@ -161,12 +192,19 @@ impl Source {
 
     /// Whether this source is indexed.
     pub(crate) fn indexed(&self) -> bool {
-        self.ordered() && !matches!(self.kind, SourceKind::RangeU64 | SourceKind::RangeInclusive)
+        self.ordered()
+            && !matches!(
+                self.kind,
+                SourceKind::RangeU64 | SourceKind::RangeInclusive | SourceKind::Split
+            )
     }
 
     /// Whether its items come in order (all but the bridges).
     pub(crate) fn ordered(&self) -> bool {
-        !matches!(self.kind, SourceKind::BridgeSlice | SourceKind::BridgeRange)
+        !matches!(
+            self.kind,
+            SourceKind::BridgeSlice | SourceKind::BridgeRange | SourceKind::Feedback(_)
+        )
     }
 
     /// The items, in order.
@@ -177,7 +215,9 @@ impl Source {
             | SourceKind::SliceCloned
             | SourceKind::Vec
             | SourceKind::VecDeque
-            | SourceKind::BridgeSlice => self.data.clone(),
+            | SourceKind::Split
+            | SourceKind::BridgeSlice
+            | SourceKind::Feedback(_) => self.data.clone(),
             SourceKind::Range
             | SourceKind::RangeU64
             | SourceKind::RangeInclusive
@@ -216,7 +256,17 @@ impl fmt::Display for Source {
             SourceKind::RepeatN => write!(f, "repeat_n({}, {n})", self.data[0]),
             SourceKind::ParChunks(size) => write!(f, "data[{n}].par_chunks({size}).map(fold)"),
             SourceKind::ParWindows(size) => write!(f, "data[{n}].par_windows({size}).map(fold)"),
+            SourceKind::Split => {
+                write!(
+                    f,
+                    "split(0..{n}, halves down to 7).flat_map_iter(|r| data[r])"
+                )
+            }
             SourceKind::BridgeSlice => write!(f, "data[{n}].iter().copied().par_bridge()"),
+            SourceKind::Feedback(window) => write!(
+                f,
+                "feedback(data[{n}], window {window}).par_bridge().map(count processed)"
+            ),
             SourceKind::BridgeRange => write!(f, "({0}..{0}+{n}).par_bridge()", self.data[0]),
         }?;
         write!(f, " [values seed {:#x}]", self.seed)
@@ -236,6 +286,13 @@ pub(crate) enum Op {
     MapWith { key: u64 },
     /// `map_init(|| key, |k, x| mix(x, *k))`
     MapInit { key: u64 },
+    /// `map(|x| (0..nested_len(x)).into_par_iter().map(|j| fanned(x, j)).sum() & MASK)`: a
+    /// parallel loop inside each item
+    MapNested { key: u64 },
+    /// `map(|x| if x == value { panic_any(Planted) } else { x })`: the value is one of the
+    /// items only where every item reaches the closure (the steps after it and the
+    /// terminal consume every item); the chain must then panic with that payload
+    PanicAt { value: u64 },
     /// `inspect(..)` (items unchanged)
     Inspect,
     /// `update(|x| *x = mix(*x, key))`
@@ -313,7 +370,7 @@ pub(crate) enum Op {
 }
 
 /// The kinds of [`Op`], for drawing one and for counting coverage.
-pub(crate) const OP_KINDS: [&str; 39] = [
+pub(crate) const OP_KINDS: [&str; 41] = [
     "map",
     "map_with",
     "map_init",
@@ -353,6 +410,8 @@ pub(crate) const OP_KINDS: [&str; 39] = [
     "skip_any",
     "take_any_while",
     "skip_any_while",
+    "map (nested loop)",
+    "panic at an item",
 ];
 
 /// What a chain is at some point: what the next step may be, and how results compare.
@@ -409,55 +468,140 @@ impl Op {
             Op::SkipAny { .. } => 36,
             Op::TakeAnyWhile { .. } => 37,
             Op::SkipAnyWhile { .. } => 38,
+            Op::MapNested { .. } => 39,
+            Op::PanicAt { .. } => 40,
         }
     }
 
     /// Whether the step needs an indexed iterator.
-    fn needs_index(kind: usize) -> bool {
-        matches!(kind, 14..=33)
+    fn needs_index(&self) -> bool {
+        matches!(
+            self,
+            Op::Enumerate { .. }
+                | Op::Zip { .. }
+                | Op::ZipEq { .. }
+                | Op::MultiZip { .. }
+                | Op::Interleave { .. }
+                | Op::InterleaveShortest { .. }
+                | Op::Skip { .. }
+                | Op::Take { .. }
+                | Op::StepBy { .. }
+                | Op::Rev
+                | Op::Chunks { .. }
+                | Op::FoldChunks { .. }
+                | Op::FoldChunksWith { .. }
+                | Op::Positions { .. }
+                | Op::MinLen { .. }
+                | Op::MaxLen { .. }
+                | Op::ExponentialBlocks
+                | Op::UniformBlocks { .. }
+                | Op::InclusiveScan { .. }
+                | Op::ExclusiveScan { .. }
+        )
     }
 
     /// Whether the step is loose (only last).
-    fn is_loose(kind: usize) -> bool {
-        kind >= 34
+    fn is_loose(&self) -> bool {
+        matches!(
+            self,
+            Op::WhileSome { .. }
+                | Op::TakeAny { .. }
+                | Op::SkipAny { .. }
+                | Op::TakeAnyWhile { .. }
+                | Op::SkipAnyWhile { .. }
+        )
     }
 
     /// Whether the step may make the chain longer.
-    fn grows(kind: usize) -> bool {
-        matches!(kind, 8..=13 | 18 | 19)
+    fn grows(&self) -> bool {
+        matches!(
+            self,
+            Op::FlatMapIter { .. }
+                | Op::FlatMap { .. }
+                | Op::Flatten { .. }
+                | Op::FlattenIter { .. }
+                | Op::Intersperse { .. }
+                | Op::Chain { .. }
+                | Op::Interleave { .. }
+                | Op::InterleaveShortest { .. }
+        )
+    }
+
+    /// Whether every item of the base reaches this step's output or closure whenever every
+    /// item of its output is consumed (`take`, `zip` with a shorter side... may leave base
+    /// items unproduced).
+    fn consumes_everything(&self) -> bool {
+        !self.is_loose()
+            && !matches!(
+                self,
+                Op::Skip { .. }
+                    | Op::Take { .. }
+                    | Op::StepBy { .. }
+                    | Op::Zip { .. }
+                    | Op::MultiZip { .. }
+                    | Op::InterleaveShortest { .. }
+            )
+    }
+
+    /// Whether the result is unindexed (from any base).
+    fn unindexes(&self) -> bool {
+        self.is_loose()
+            || matches!(
+                self,
+                Op::Filter { .. }
+                    | Op::FilterMap { .. }
+                    | Op::FlatMapIter { .. }
+                    | Op::FlatMap { .. }
+                    | Op::Flatten { .. }
+                    | Op::FlattenIter { .. }
+                    | Op::Positions { .. }
+                    | Op::ExponentialBlocks
+                    | Op::UniformBlocks { .. }
+            )
     }
 
     /// The state after this step.
     pub(crate) fn after(&self, state: State) -> State {
-        let kind = self.kind();
-        let indexed = match kind {
-            6..=11 | 27 | 30 | 31 | 34..=38 => false,
-            13 => state.indexed, // `chain` of an indexed other: indexed if the base is
-            _ => state.indexed,
-        };
         State {
-            indexed,
+            indexed: state.indexed && !self.unindexes(),
             ordered: state.ordered,
-            loose: Self::is_loose(kind),
+            loose: self.is_loose(),
         }
     }
 
-    /// Draws a step that can follow `state`, for a chain of `len` items so far.
-    fn draw(rng: &mut SmallRng, state: State, len: usize, last: bool, has_scan: bool) -> Op {
+    /// Whether the step may follow `state` at this place in the chain.
+    fn fits(&self, state: State, last: bool) -> bool {
+        (state.indexed || !self.needs_index()) && (last || !self.is_loose())
+    }
+
+    /// Draws a step that can follow `state`, for a chain of `len` items so far, among the
+    /// kinds `kinds` (indices in [`OP_KINDS`]).
+    fn draw(rng: &mut SmallRng, state: State, len: usize, last: bool, plan: Plan) -> Op {
         loop {
-            let kind = rng.random_range(0..OP_KINDS.len());
-            if (Self::needs_index(kind) && !state.indexed)
-                || (Self::is_loose(kind) && !last)
-                || (Self::grows(kind) && len > GROWTH_LIMIT)
+            let kind = match plan.kinds {
+                Some(kinds) => {
+                    let name = pick_one(rng, kinds);
+                    OP_KINDS
+                        .iter()
+                        .position(|kind| kind == name)
+                        .expect("a kind of OP_KINDS")
+                }
+                None => rng.random_range(0..OP_KINDS.len()),
+            };
+            let op = Self::make(kind, rng, len, plan);
+            // Loose steps would end a fifth of the chains: a third of that.
+            if !op.fits(state, last)
+                || (op.grows() && len > GROWTH_LIMIT)
+                || (op.is_loose() && rng.random_range(0..3) > 0)
             {
                 continue;
             }
-            return Self::make(kind, rng, len, has_scan);
+            return op;
         }
     }
 
     /// A step of kind `kind` with random parameters for `len` items.
-    fn make(kind: usize, rng: &mut SmallRng, len: usize, has_scan: bool) -> Op {
+    fn make(kind: usize, rng: &mut SmallRng, len: usize, plan: Plan) -> Op {
         let key = rng.random::<u64>();
         let keep = *pick_one(rng, &[0, 1, 4, 8, 12, 15, 16]);
         let max = rng.random_range(0..=3u8);
@@ -482,7 +626,12 @@ impl Op {
                 2 => len + rng.random_range(0..3),
                 _ => rng.random_range(0..=len.min(GROWTH_LIMIT)),
             };
-            Source::new(other_kind(rng), other_len, rng)
+            let kind = if plan.kinds.is_some() {
+                SourceKind::Slice
+            } else {
+                other_kind(rng)
+            };
+            Source::new(kind, other_len, rng)
         };
         match kind {
             0 => Op::Map { key },
@@ -505,7 +654,12 @@ impl Op {
                 key,
             },
             16 => {
-                let other = Source::new(other_kind(rng), len, rng);
+                let kind = if plan.kinds.is_some() {
+                    SourceKind::Slice
+                } else {
+                    other_kind(rng)
+                };
+                let other = Source::new(kind, len, rng);
                 Op::ZipEq { other, key }
             }
             17 => Op::MultiZip {
@@ -537,9 +691,8 @@ impl Op {
             29 => {
                 let n = *pick_one(rng, &[1, 2, 7, 100, 1000, len.max(1), usize::MAX]);
                 // Tiny pieces over 10^5 items: one split and one erased producer per item.
-                let floor = if has_scan { SCAN_MAX_LEN_FLOOR } else { 1 };
                 Op::MaxLen {
-                    n: n.max(len / 20_000).max(floor),
+                    n: n.max(len / 20_000).max(plan.max_len_floor),
                 }
             }
             30 => Op::ExponentialBlocks,
@@ -555,6 +708,14 @@ impl Op {
             36 => Op::SkipAny { n: count(rng) },
             37 => Op::TakeAnyWhile { key, keep },
             38 => Op::SkipAnyWhile { key, keep },
+            39 => Op::MapNested { key },
+            40 => Op::PanicAt {
+                value: if rng.random_bool(0.7) && len > 0 {
+                    PLANT_AT_ITEM + rng.random_range(0..len) as u64
+                } else {
+                    NEVER
+                },
+            },
             _ => unreachable!("{kind} is not an adapter kind"),
         }
     }
@@ -571,7 +732,8 @@ impl Op {
             Op::Map { key } | Op::MapWith { key } | Op::MapInit { key } | Op::Update { key } => {
                 items.into_iter().map(|x| mix(x, key)).collect()
             }
-            Op::Inspect | Op::PanicFuse => items,
+            Op::MapNested { key } => items.into_iter().map(|x| nested(x, key)).collect(),
+            Op::Inspect | Op::PanicFuse | Op::PanicAt { .. } => items,
             Op::Filter { key, keep } => items.into_iter().filter(|&x| pick(x, key, keep)).collect(),
             Op::FilterMap { key, keep } => items
                 .into_iter()
@@ -708,6 +870,9 @@ impl fmt::Display for Op {
             Op::Map { key } => write!(f, "map(mix[{key:#x}])"),
             Op::MapWith { key } => write!(f, "map_with(({key:#x}, 0), mix)"),
             Op::MapInit { key } => write!(f, "map_init(|| {key:#x}, mix)"),
+            Op::MapNested { key } => write!(f, "map(nested par_iter sum [{key:#x}])"),
+            Op::PanicAt { value } if *value == NEVER => write!(f, "map(panic at no item)"),
+            Op::PanicAt { value } => write!(f, "map(panic at {value})"),
             Op::Inspect => write!(f, "inspect(..)"),
             Op::Update { key } => write!(f, "update(mix[{key:#x}])"),
             Op::PanicFuse => write!(f, "panic_fuse()"),
@@ -1126,6 +1291,33 @@ impl Terminal {
         }
     }
 
+    /// Whether this terminal consumes every item (a search may stop early; `count` may
+    /// take an indexed length without producing the items).
+    pub(crate) fn consumes_everything(&self) -> bool {
+        !matches!(
+            self,
+            Terminal::CollectOption { .. }
+                | Terminal::Count
+                | Terminal::FindFirst { .. }
+                | Terminal::FindLast { .. }
+                | Terminal::FindAny { .. }
+                | Terminal::FindMapFirst { .. }
+                | Terminal::FindMapLast { .. }
+                | Terminal::FindMapAny { .. }
+                | Terminal::PositionFirst { .. }
+                | Terminal::PositionLast { .. }
+                | Terminal::PositionAny { .. }
+                | Terminal::Any { .. }
+                | Terminal::All { .. }
+                | Terminal::TryFold { .. }
+                | Terminal::TryReduce { .. }
+                | Terminal::TryReduceWith { .. }
+                | Terminal::TryForEach { .. }
+                | Terminal::Compare { .. }
+                | Terminal::LooseCollect
+        )
+    }
+
     /// Whether only an `IndexedParallelIterator` has this terminal.
     fn indexed_only(&self) -> bool {
         matches!(
@@ -1221,23 +1413,64 @@ pub(crate) struct Chain {
     pub(crate) source: Source,
     pub(crate) ops: Vec<Op>,
     pub(crate) terminal: Terminal,
+    /// How many of the first steps are built on the source without erasure (a static
+    /// prefix): 0 or 1, over a slice or a `Vec`.
+    pub(crate) fused: usize,
     /// The state after the last step.
     pub(crate) state: State,
     /// The items std's chain yields (for a loose last step: every item it may yield).
     pub(crate) expected: Vec<u64>,
     /// For a loose last step: the items before it.
     pub(crate) before_loose: Vec<u64>,
+    /// A `PanicAt` step meets its value: the chain must panic with [`Planted`].
+    pub(crate) panics: bool,
+    /// How many items enter the scans of the chain (their sum).
+    pub(crate) scan_inputs: usize,
+    /// The calls of the scans' `op`, counted by weft's chain (reset before each run).
+    pub(crate) scan_calls: Arc<AtomicUsize>,
+    /// Whether a run must keep [`Chain::scan_calls`] within a bound (`pending.rs`).
+    pub(crate) count_scans: bool,
+}
+
+/// The steps a static prefix may have over a slice (see [`Chain::fused`]): those whose weft
+/// internals an erased base would hide (`skip`, `take` over items that need not be
+/// produced, also through `rev`, `step_by`, `zip`, `chain`...; `zip` of two exact-length
+/// producers; a scan over a base it can read twice). Each costs a static chain type to
+/// compile (a few seconds of release build each): few, and one step only.
+const FUSED_SLICE: &[&str] = &["skip", "take", "rev", "zip", "chain", "inclusive_scan"];
+
+/// The steps a static prefix may have over a `Vec` (which owns its items).
+const FUSED_VEC: &[&str] = &["skip"];
+
+/// What the next step is drawn from.
+#[derive(Clone, Copy)]
+pub(crate) struct Plan {
+    /// The smallest `with_max_len` (see [`SCAN_MAX_LEN_FLOOR`]).
+    max_len_floor: usize,
+    /// Only these kinds (a static prefix), whose other sides are slices; else any kind.
+    kinds: Option<&'static [&'static str]>,
 }
 
 impl Chain {
     /// Draws a chain.
     pub(crate) fn draw(rng: &mut SmallRng) -> Chain {
+        Self::draw_from(rng, None, SCAN_MAX_LEN_FLOOR)
+    }
+
+    /// Draws a chain, over a source of kind `kind` if given, with `with_max_len` at least
+    /// `scan_floor` in a chain with a scan.
+    pub(crate) fn draw_from(
+        rng: &mut SmallRng,
+        kind: Option<SourceKind>,
+        scan_floor: usize,
+    ) -> Chain {
         let len = LENGTHS[weighted(rng, &LENGTH_WEIGHTS)];
         let chunk = *pick_one(rng, &[1, 3, 64]);
         let window = *pick_one(rng, &[1, 2, 5]);
-        let kind = *pick_one(
+        let drawn = *pick_one(
             rng,
             &[
+                SourceKind::Slice,
                 SourceKind::Slice,
                 SourceKind::SliceCloned,
                 SourceKind::Vec,
@@ -1248,29 +1481,45 @@ impl Chain {
                 SourceKind::RepeatN,
                 SourceKind::ParChunks(chunk),
                 SourceKind::ParWindows(window),
+                SourceKind::Split,
                 SourceKind::BridgeSlice,
                 SourceKind::BridgeRange,
             ],
         );
+        let kind = kind.unwrap_or(drawn);
         let source = Source::new(kind, len, rng);
         let mut state = State {
             indexed: source.indexed(),
             ordered: source.ordered(),
             loose: false,
         };
+        let fused_kinds = match kind {
+            SourceKind::Slice => Some(FUSED_SLICE),
+            SourceKind::Vec => Some(FUSED_VEC),
+            _ => None,
+        }
+        .filter(|_| rng.random_bool(0.4));
+        let fused = usize::from(fused_kinds.is_some());
         let mut items = source.items();
-        let mut before_loose = Vec::new();
-        let depth = rng.random_range(1..=4);
+        let depth = rng.random_range(1..=4).max(fused);
         let mut ops = Vec::with_capacity(depth);
         let mut has_scan = false;
         for position in 0..depth {
             let last = position + 1 == depth;
-            let op = Op::draw(rng, state, items.len(), last, has_scan);
+            let kinds = fused_kinds.filter(|_| position == 0);
+            let max_len_floor = if has_scan { scan_floor } else { 1 };
+            let plan = Plan {
+                max_len_floor,
+                kinds,
+            };
+            let mut op = Op::draw(rng, state, items.len(), last, plan);
             has_scan |= matches!(op, Op::InclusiveScan { .. } | Op::ExclusiveScan { .. });
-            state = op.after(state);
-            if state.loose {
-                before_loose = items.clone();
+            if let Op::PanicAt { value } = &mut op {
+                if *value != NEVER {
+                    *value = items[(*value - PLANT_AT_ITEM) as usize];
+                }
             }
+            state = op.after(state);
             items = op.apply(items);
             ops.push(op);
         }
@@ -1278,26 +1527,37 @@ impl Chain {
         if has_scan {
             for op in &mut ops {
                 if let Op::MaxLen { n } = op {
-                    *n = (*n).max(SCAN_MAX_LEN_FLOOR);
+                    *n = (*n).max(scan_floor);
                 }
             }
         }
         let terminal = Terminal::draw(rng, state, &items);
-        Chain {
-            source,
-            ops,
-            terminal,
-            state,
-            expected: items,
-            before_loose,
+        // A planted panic that some item may never reach would leave the outcome open.
+        for position in 0..ops.len() {
+            if !Self::reaches_every_item(&ops[position + 1..], &terminal) {
+                if let Op::PanicAt { value } = &mut ops[position] {
+                    *value = NEVER;
+                }
+            }
         }
+        Self::assemble(source, fused, ops, terminal).expect("a drawn chain fits together")
+    }
+
+    /// Whether every item a step gives reaches the steps `after` it and `terminal`.
+    fn reaches_every_item(after: &[Op], terminal: &Terminal) -> bool {
+        after.iter().all(Op::consumes_everything) && terminal.consumes_everything()
     }
 }
 
 impl Chain {
     /// The chain of these parts, with std's result; `None` if a step or the terminal cannot
     /// follow what comes before it (for shrinking a failing chain).
-    pub(crate) fn assemble(source: Source, ops: Vec<Op>, terminal: Terminal) -> Option<Chain> {
+    pub(crate) fn assemble(
+        source: Source,
+        fused: usize,
+        ops: Vec<Op>,
+        terminal: Terminal,
+    ) -> Option<Chain> {
         let mut state = State {
             indexed: source.indexed(),
             ordered: source.ordered(),
@@ -1305,12 +1565,26 @@ impl Chain {
         };
         let mut items = source.items();
         let mut before_loose = Vec::new();
+        let mut panics = false;
+        let mut scan_inputs = 0;
         for (position, op) in ops.iter().enumerate() {
-            let kind = op.kind();
-            if (Op::needs_index(kind) && !state.indexed)
-                || (Op::is_loose(kind) && position + 1 != ops.len())
-            {
+            if matches!(op, Op::InclusiveScan { .. } | Op::ExclusiveScan { .. }) {
+                scan_inputs += items.len();
+            }
+            if !op.fits(state, position + 1 == ops.len()) {
                 return None;
+            }
+            // `zip_eq` needs sides of one length (a shrunk source may have changed this one).
+            if matches!(op, Op::ZipEq { other, .. } if other.len != items.len()) {
+                return None;
+            }
+            if let Op::PanicAt { value } = *op {
+                if items.contains(&value) {
+                    if !Self::reaches_every_item(&ops[position + 1..], &terminal) {
+                        return None;
+                    }
+                    panics = true;
+                }
             }
             state = op.after(state);
             if state.loose {
@@ -1324,13 +1598,30 @@ impl Chain {
         {
             return None;
         }
+        // Whether `run::fused` can still build the first step statically.
+        let fusable = match source.kind {
+            SourceKind::Slice => FUSED_SLICE,
+            SourceKind::Vec => FUSED_VEC,
+            _ => &[],
+        };
+        let fused = usize::from(
+            fused > 0
+                && ops
+                    .first()
+                    .is_some_and(|op| fusable.contains(&OP_KINDS[op.kind()])),
+        );
         Some(Chain {
             source,
+            fused,
             ops,
             terminal,
             state,
             expected: items,
             before_loose,
+            panics,
+            scan_inputs,
+            scan_calls: Arc::default(),
+            count_scans: false,
         })
     }
 }
@@ -1360,8 +1651,11 @@ impl Source {
 impl fmt::Display for Chain {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.source)?;
-        for op in &self.ops {
+        for (position, op) in self.ops.iter().enumerate() {
             write!(f, "\n    .{op}")?;
+            if position < self.fused {
+                write!(f, "    (static: no erasure before it)")?;
+            }
         }
         write!(f, "\n    => {}", self.terminal)?;
         write!(f, "\n    (std's chain gives {} items)", self.expected.len())
