@@ -6,6 +6,7 @@ use std::collections::{BTreeSet, BinaryHeap, LinkedList, VecDeque};
 use std::num::Wrapping;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering as AtomicOrdering};
 
+use weft::iter::plumbing::{Consumer, ProducerCallback, UnindexedConsumer};
 use weft::iter::Either;
 use weft::prelude::*;
 
@@ -26,6 +27,9 @@ fn par<'a>(iter: impl ParallelIterator<Item = u64> + 'a) -> Built<'a> {
     Built::Par(Par::new(iter))
 }
 
+/// The busy work of a slow item (`Op::Slow`): a few microseconds.
+const SLOW_ITEM_SPINS: u64 = 3000;
+
 /// Items `inspect` saw, hashed (kept so that the closure has an effect).
 static INSPECTED: AtomicU64 = AtomicU64::new(0);
 
@@ -39,6 +43,10 @@ pub(crate) fn source(source: &Source) -> Built<'_> {
         SourceKind::SliceCloned => ix(data.par_iter().cloned()),
         SourceKind::Vec => ix(data.to_vec().into_par_iter()),
         SourceKind::VecDeque => ix(VecDeque::from(data.to_vec()).into_par_iter()),
+        SourceKind::VecDrain => ix(DrainSource {
+            items: data.to_vec(),
+            range: drained(len),
+        }),
         SourceKind::Range => {
             let start = start as usize;
             ix((start..start + len).into_par_iter().map(|i| i as u64))
@@ -77,6 +85,51 @@ pub(crate) fn source(source: &Source) -> Built<'_> {
     }
 }
 
+/// `items.par_drain(range)` as a source that owns `items`: each way of driving it drains
+/// the vector in its own frame, then checks that the vector holds the items outside
+/// `range`, in order (a panic, reported as a wrong result, if not).
+struct DrainSource {
+    items: Vec<u64>,
+    range: std::ops::Range<usize>,
+}
+
+impl DrainSource {
+    fn drain<R>(self, drive: impl FnOnce(weft::vec::Drain<'_, u64>) -> R) -> R {
+        let DrainSource { mut items, range } = self;
+        let mut rest = items[..range.start].to_vec();
+        rest.extend_from_slice(&items[range.end..]);
+        let result = drive(items.par_drain(range));
+        assert_eq!(items, rest, "par_drain left other items than those outside its range");
+        result
+    }
+}
+
+impl ParallelIterator for DrainSource {
+    type Item = u64;
+
+    fn drive_unindexed<C: UnindexedConsumer<u64>>(self, consumer: C) -> C::Result {
+        self.drain(|drain| drain.drive_unindexed(consumer))
+    }
+
+    fn opt_len(&self) -> Option<usize> {
+        Some(self.range.len())
+    }
+}
+
+impl IndexedParallelIterator for DrainSource {
+    fn drive<C: Consumer<u64>>(self, consumer: C) -> C::Result {
+        self.drain(|drain| drain.drive(consumer))
+    }
+
+    fn len(&self) -> usize {
+        self.range.len()
+    }
+
+    fn with_producer<CB: ProducerCallback<u64>>(self, callback: CB) -> CB::Output {
+        self.drain(|drain| drain.with_producer(callback))
+    }
+}
+
 /// An indexed source (the other side of `zip`, `chain`, `interleave`).
 fn indexed_source(source: &Source) -> Indexed<'_> {
     match self::source(source) {
@@ -110,6 +163,11 @@ macro_rules! common_step {
             Op::Inspect => $wrap(it.inspect(|&x| {
                 // ORDERING: a statistic nothing reads; no other memory depends on it.
                 INSPECTED.fetch_add(mix(x, 1), AtomicOrdering::Relaxed);
+            })),
+            Op::Slow { key, every } => $wrap(it.inspect(move |&x| {
+                if mix(x, key) % every == 0 {
+                    std::hint::black_box(crate::common::spin(SLOW_ITEM_SPINS));
+                }
             })),
             Op::Update { key } => $wrap(it.update(move |x| *x = mix(*x, key))),
             Op::PanicFuse => $wrap(it.panic_fuse()),
@@ -726,7 +784,7 @@ pub(crate) fn check(chain: &Chain, run: &Run) -> Result<(), String> {
             &Outcome::Value(want_value),
         ) => {
             let key = |v: Option<u64>| v.map(|x| x % m);
-            if key(got_value) == key(want_value) && got_value.is_none_or(|x| items.contains(&x)) {
+            if key(got_value) == key(want_value) && got_value.map_or(true, |x| items.contains(&x)) {
                 Ok(())
             } else {
                 mismatch(&want)

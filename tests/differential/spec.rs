@@ -130,6 +130,9 @@ pub(crate) enum SourceKind {
     Vec,
     /// `VecDeque::from(data).into_par_iter()`
     VecDeque,
+    /// `vec.par_drain(len / 4..len - len / 4)` over a copy of the data, which must hold
+    /// the rest afterwards
+    VecDrain,
     /// `(start..start + len).into_par_iter()` over `usize`, mapped to `u64`
     Range,
     /// `(start..start + len).into_par_iter()` over `u64`: unindexed, in order
@@ -223,10 +226,16 @@ impl Source {
             | SourceKind::RangeInclusive
             | SourceKind::BridgeRange => range(),
             SourceKind::RepeatN => vec![self.data[0]; self.len],
+            SourceKind::VecDrain => self.data[drained(self.len)].to_vec(),
             SourceKind::ParChunks(size) => self.data.chunks(size).map(fold_slice).collect(),
             SourceKind::ParWindows(size) => self.data.windows(size).map(fold_slice).collect(),
         }
     }
+}
+
+/// The range a `VecDrain` source drains from a vector of `len` items.
+pub(crate) fn drained(len: usize) -> std::ops::Range<usize> {
+    len / 4..len - len / 4
 }
 
 /// How `par_chunks` / `par_windows` / `chunks` sources turn a piece into one item.
@@ -242,6 +251,7 @@ impl fmt::Display for Source {
             SourceKind::SliceCloned => write!(f, "data[{n}].par_iter().cloned()"),
             SourceKind::Vec => write!(f, "Vec[{n}].into_par_iter()"),
             SourceKind::VecDeque => write!(f, "VecDeque[{n}].into_par_iter()"),
+            SourceKind::VecDrain => write!(f, "Vec[{n}].par_drain({:?})", drained(n)),
             SourceKind::Range => {
                 write!(
                     f,
@@ -295,6 +305,9 @@ pub(crate) enum Op {
     PanicAt { value: u64 },
     /// `inspect(..)` (items unchanged)
     Inspect,
+    /// `inspect(|x| busy work of a few microseconds for one item in `every`)`: uneven items,
+    /// so that idle workers steal
+    Slow { key: u64, every: u64 },
     /// `update(|x| *x = mix(*x, key))`
     Update { key: u64 },
     /// `panic_fuse()`
@@ -370,7 +383,7 @@ pub(crate) enum Op {
 }
 
 /// The kinds of [`Op`], for drawing one and for counting coverage.
-pub(crate) const OP_KINDS: [&str; 41] = [
+pub(crate) const OP_KINDS: [&str; 42] = [
     "map",
     "map_with",
     "map_init",
@@ -412,6 +425,7 @@ pub(crate) const OP_KINDS: [&str; 41] = [
     "skip_any_while",
     "map (nested loop)",
     "panic at an item",
+    "inspect (slow items)",
 ];
 
 /// What a chain is at some point: what the next step may be, and how results compare.
@@ -470,6 +484,7 @@ impl Op {
             Op::SkipAnyWhile { .. } => 38,
             Op::MapNested { .. } => 39,
             Op::PanicAt { .. } => 40,
+            Op::Slow { .. } => 41,
         }
     }
 
@@ -716,6 +731,11 @@ impl Op {
                     NEVER
                 },
             },
+            // One slow item in two over 10^5 items would take a second per run.
+            41 => Op::Slow {
+                key,
+                every: (*pick_one(rng, &[2u64, 64, 1024])).max(len as u64 / 2000),
+            },
             _ => unreachable!("{kind} is not an adapter kind"),
         }
     }
@@ -733,11 +753,12 @@ impl Op {
                 items.into_iter().map(|x| mix(x, key)).collect()
             }
             Op::MapNested { key } => items.into_iter().map(|x| nested(x, key)).collect(),
-            Op::Inspect | Op::PanicFuse | Op::PanicAt { .. } => items,
+            Op::Inspect | Op::PanicFuse | Op::PanicAt { .. } | Op::Slow { .. } => items,
             Op::Filter { key, keep } => items.into_iter().filter(|&x| pick(x, key, keep)).collect(),
             Op::FilterMap { key, keep } => items
                 .into_iter()
-                .filter_map(|x| pick(x, key, keep).then(|| mix(x, key)))
+                .filter(|&x| pick(x, key, keep))
+                .map(|x| mix(x, key))
                 .collect(),
             Op::FlatMapIter { key, max }
             | Op::FlatMap { key, max }
@@ -874,6 +895,7 @@ impl fmt::Display for Op {
             Op::PanicAt { value } if *value == NEVER => write!(f, "map(panic at no item)"),
             Op::PanicAt { value } => write!(f, "map(panic at {value})"),
             Op::Inspect => write!(f, "inspect(..)"),
+            Op::Slow { key, every } => write!(f, "inspect(slow 1 in {every} [{key:#x}])"),
             Op::Update { key } => write!(f, "update(mix[{key:#x}])"),
             Op::PanicFuse => write!(f, "panic_fuse()"),
             Op::Filter { key, keep } => write!(f, "filter(pick[{key:#x}, {keep}/16])"),
@@ -1475,6 +1497,7 @@ impl Chain {
                 SourceKind::SliceCloned,
                 SourceKind::Vec,
                 SourceKind::VecDeque,
+                SourceKind::VecDrain,
                 SourceKind::Range,
                 SourceKind::RangeU64,
                 SourceKind::RangeInclusive,
