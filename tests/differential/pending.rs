@@ -108,8 +108,6 @@ pub(crate) mod feedback {
 
     /// #54 part 1: a bridge over a feedback iterator must not wait for items it holds.
     #[test]
-    #[ignore = "waits for the par_bridge fix (#54 part 1): today's bridge pulls batches and \
-                deadlocks on feedback iterators"]
     fn bridges_over_feedback_iterators() {
         let family = crate::Family {
             draw: chain,
@@ -399,8 +397,6 @@ pub(crate) mod counted_scans {
 
     /// #54 part 3: scans call `op` a bounded number of times per item.
     #[test]
-    #[ignore = "waits for the scan fix (#54 part 3): `with_max_len(1)` after a scan calls `op` \
-                quadratically often"]
     fn scans_call_op_a_bounded_number_of_times() {
         let family = crate::Family {
             draw: chain,
