@@ -629,3 +629,107 @@ fn deterministic_keeps_items_and_order() {
         });
     }
 }
+
+/// Issue #54: `chain` after `deterministic()` with an iterator that is not deterministic
+/// itself. The chain is one indexed sequence, so its sum is the documented tree over the
+/// concatenation, on every pool. (`Chain::drive_unindexed` used to fork its two sides and
+/// drive the plain one wherever thieves cut it.)
+#[test]
+fn chain_with_a_plain_iterator_is_one_fixed_tree() {
+    let (v, w) = wide_floats().split_at(300_000);
+    let w = &w[..200_000];
+    let both: Vec<f32> = v.iter().chain(w).copied().collect();
+    same_everywhere(
+        "chain + sum",
+        tree_sum(&both),
+        || v.par_iter().deterministic().chain(w.par_iter()).sum::<f32>(),
+        |x| x.to_bits(),
+    );
+}
+
+/// Issue #54: `by_exponential_blocks` after `deterministic()`. Its first block was
+/// `4 * worker_count()` items, so the blocks, and with them the grouping of a float sum,
+/// depended on the pool.
+#[test]
+fn exponential_blocks_after_deterministic_do_not_depend_on_the_pool() {
+    let v = &wide_floats()[..200_000];
+    let (_, one) = &pools()[0];
+    let expected = one.install(|| {
+        v.par_iter()
+            .deterministic()
+            .by_exponential_blocks()
+            .sum::<f32>()
+    });
+    same_everywhere(
+        "by_exponential_blocks + sum",
+        expected,
+        || {
+            v.par_iter()
+                .deterministic()
+                .by_exponential_blocks()
+                .sum::<f32>()
+        },
+        |x| x.to_bits(),
+    );
+}
+
+/// The sum of `items` as `by_exponential_blocks().sum()` computes it inside a fixed tree's
+/// leaf: blocks of 4, 8, 16, ... items from the first (as on a pool of one thread), the rest
+/// in the last block, each block the documented tree for its length, the block sums added
+/// left to right.
+fn exponential_blocks_sum(items: &[f32]) -> f32 {
+    let (mut rest, mut block) = (items, 4);
+    let mut done: Option<f32> = None;
+    while rest.len() > block {
+        let (head, tail) = rest.split_at(block);
+        let sum = tree_sum(head);
+        done = Some(done.map_or(sum, |before| before + sum));
+        (rest, block) = (tail, block * 2);
+    }
+    let last = tree_sum(rest);
+    done.map_or(last, |before| before + last)
+}
+
+/// Issue #54: a loop nested in a fixed tree's leaf takes a fixed tree; an exponential-blocks
+/// loop nested there took its blocks from the pool's size.
+#[test]
+fn nested_exponential_blocks_do_not_depend_on_the_pool() {
+    let v = &wide_floats()[..1000 * 300];
+    let rows: Vec<&[f32]> = v.chunks(1000).collect();
+    let row_sums: Vec<f32> = rows.iter().map(|row| exponential_blocks_sum(row)).collect();
+    same_everywhere(
+        "sum of inner exponential-blocks sums",
+        tree_sum(&row_sums),
+        || {
+            rows.par_iter()
+                .deterministic()
+                .map(|row| row.par_iter().by_exponential_blocks().sum::<f32>())
+                .sum::<f32>()
+        },
+        |x| x.to_bits(),
+    );
+}
+
+/// Issue #54: `intersperse` after an adapter that makes the chain unindexed (`filter`)
+/// gathers the items and drives them again as a new indexed sequence, outside the fixed
+/// tree, so a reduction after it was cut wherever thieves took work.
+#[test]
+fn intersperse_after_filter_does_not_depend_on_the_pool() {
+    let v = &wide_floats()[..200_000];
+    let (_, one) = &pools()[0];
+    let kept = |x: &f32| x.to_bits() % 3 != 0;
+    let reduction = || {
+        v.par_iter()
+            .copied()
+            .deterministic()
+            .filter(kept)
+            .intersperse(0.0)
+            .sum::<f32>()
+    };
+    same_everywhere(
+        "filter + intersperse + sum",
+        one.install(reduction),
+        reduction,
+        |x| x.to_bits(),
+    );
+}
