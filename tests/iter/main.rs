@@ -17,6 +17,7 @@ mod adapters;
 mod collect;
 mod collections;
 mod consumers;
+mod deterministic_all;
 mod rayon_extras;
 mod rayon_semantics;
 mod scan;
