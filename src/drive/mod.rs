@@ -2,10 +2,12 @@
 //!
 //! The functions here are the only way parallel-iterator work reaches the pool:
 //! [`drive_indexed`] for producers with a known length (all indexed work goes through it),
-//! [`drive_unindexed`] for the rest, and [`fork`] for the one adapter that runs two whole
-//! iterators side by side (`chain` of unindexed iterators); [`worker_count`],
-//! [`inside_a_wait`], [`help_busy_pool`] and [`offer_forks`] let a source that paces its
-//! own pieces (`par_bridge`) ask the pool.
+//! [`drive_unindexed`] for the rest, [`drive_with_grain`] for deterministic chains (a fixed
+//! tree, with [`AskedMark`] set while such a chain builds its producer), and [`fork`] for the
+//! one adapter that runs two whole iterators side by side (`chain` of unindexed iterators);
+//! [`worker_count`], [`pacing_workers`], [`inside_a_wait`], [`help_busy_pool`] and
+//! [`offer_forks`] let sources that pace themselves (`par_bridge`, the block adapters) ask
+//! the pool.
 //! Indexed work goes to the on-steal driver ([`on_steal`]): one work-stealing index range
 //! per owner, split only when a thief takes half of what is left (`README.md` here has the
 //! protocol). A producer that asks for a split tree fixed by its length alone
@@ -19,7 +21,7 @@ mod halving; // recursive split-in-half with a budget that resets when a job is 
 mod on_steal; // lazy splitting of indexed work over a work-stealing index range
 mod steal_range; // lock-free work-stealing index range and its producer hand-off
 
-pub(crate) use fixed_tree::leaf_len;
+pub(crate) use fixed_tree::{drive_with_grain, leaf_len, AskedMark};
 
 use crate::plumbing::{Consumer, Folder, Producer, Reducer, UnindexedConsumer, UnindexedProducer};
 
@@ -69,9 +71,10 @@ where
     if let Some(leaf) = fixed_tree::asked_by(len, &producer) {
         return fixed_tree::drive(len, leaf, producer, consumer);
     }
-    // A loop nested in a fixed tree's leaf is never folded inline (the leaf set the inline
-    // limit to 0): the on-steal driver asks `fixed_tree::inherited_leaf` on its shared path
-    // only, so the inline path reads no thread-local of its own. The benchmarks' switch to
+    // A loop nested in a fixed tree's leaf, or started while a deterministic chain builds its
+    // producer, is never folded inline (both set the inline limit to 0): the on-steal driver
+    // asks `fixed_tree::inherited_leaf` on its shared path only, so the inline path reads no
+    // thread-local of its own. The benchmarks' switch to
     // the split-in-half driver (`halving_for_indexed`) is read there too, so that a
     // `bench-internals` build runs the same inline path as a user's build.
     on_steal::drive_indexed(len, producer, consumer)
@@ -214,6 +217,17 @@ where
 /// their own splitting, such as `par_bridge`).
 pub(crate) fn worker_count() -> usize {
     crate::pool::current_num_threads()
+}
+
+/// The number of workers as an adapter that sizes its pieces by the pool should see it
+/// (`by_exponential_blocks`' first block): 1 inside a fixed tree (a loop nested in a leaf of
+/// a deterministic chain), where nothing may depend on the pool, else [`worker_count`].
+pub(crate) fn pacing_workers() -> usize {
+    if fixed_tree::in_fixed_tree() {
+        1
+    } else {
+        worker_count()
+    }
 }
 
 /// Whether the code running now runs inside a wait of its worker (see

@@ -99,7 +99,10 @@ impl DrainSource {
         let mut rest = items[..range.start].to_vec();
         rest.extend_from_slice(&items[range.end..]);
         let result = drive(items.par_drain(range));
-        assert_eq!(items, rest, "par_drain left other items than those outside its range");
+        assert_eq!(
+            items, rest,
+            "par_drain left other items than those outside its range"
+        );
         result
     }
 }

@@ -18,6 +18,7 @@ mod bridge;
 mod collect;
 mod collections;
 mod consumers;
+mod deterministic_all;
 mod rayon_extras;
 mod rayon_semantics;
 mod scan;
