@@ -6,8 +6,8 @@
 //! - `erase.rs`: the type erasure that lets a chain drawn at run time be built from adapters
 //!   compiled once each.
 //! - `run.rs`: the chain built with weft, its terminal, and the checks.
-//! - `pending.rs`: the parts that wait for fixes in flight (`par_bridge` over feedback
-//!   iterators, `deterministic()` chains, scans with counted `op` calls), ignored for now.
+//! - `pending.rs`: the families for the defects of #54 parts 1-3 (`par_bridge` over feedback
+//!   iterators, `deterministic()` chains, scans with counted `op` calls).
 //!
 //! Its own test binary: the erasure keeps it to one instantiation per adapter, and apart
 //! from `tests/iter/` (the longest build of `cargo test --release`) it builds in parallel.

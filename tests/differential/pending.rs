@@ -1,15 +1,13 @@
-//! The parts of the differential test that wait for fixes being made elsewhere (#54), each
-//! `#[ignore]`d with the fix it waits for. Each fails today (checked when written: see the
-//! report of #54 part 5); the lead un-ignores it once the fix is merged.
+//! The families of the differential test for the defects of #54 parts 1-3, each of which
+//! failed before its fix:
 //!
 //! - [`feedback`]: `par_bridge` over iterators whose next item exists only once an earlier
-//!   one was processed (part 1: today's bridge pulls items in batches and deadlocks).
+//!   one was processed (part 1: the bridge pulled items in batches and deadlocked).
 //! - [`deterministic`]: chains with `deterministic()`, compared bit for bit across pools
-//!   (part 2: holes after `chain` with a plain iterator and `by_exponential_blocks`; the API
-//!   may change so that `deterministic()` returns a type that is not a `ParallelIterator`:
-//!   then [`deterministic::shapes`] is rewritten against it).
+//!   (part 2: holes after `chain` with a plain iterator and `by_exponential_blocks`, which
+//!   `Deterministic` no longer offers).
 //! - [`counted_scans`]: scans whose `op` calls are counted (part 3: `with_max_len(1)` after a
-//!   scan calls `op` quadratically often).
+//!   scan called `op` quadratically often).
 
 pub(crate) mod feedback {
     //! A source that hands out item `k` only once `k + 1 - window` items have been
@@ -120,23 +118,16 @@ pub(crate) mod feedback {
 
 pub(crate) mod deterministic {
     //! `deterministic()` chains: every reduction gives the same bits on every pool and in
-    //! every run. Built without erasure (the fixed tree a `deterministic()` producer asks
-    //! for does not cross an erased producer, `erase.rs`), one static chain per shape, with
-    //! random parameters; erased only at the top, where the consumer side crosses (which
-    //! keeps the tree). The reductions use an operation that is neither associative nor
+    //! every run. Built without erasure (`Deterministic` is not a `ParallelIterator`): one
+    //! static chain per shape, with random parameters. The reductions use an operation that is neither associative nor
     //! commutative, so every difference in the tree or the order shows; and, as a check
     //! that the integer results are right, a wrapping sum compared with std's.
-    //!
-    //! To adapt when `deterministic()` changes type: [`shapes`] builds every chain; the
-    //! checks need only a `ParallelIterator` of `u64` at the end (or the new type's own
-    //! reductions, called the same way in [`reductions`]).
 
     use rand::rngs::SmallRng;
     use rand::{Rng, SeedableRng};
     use weft::prelude::*;
 
     use crate::common;
-    use crate::erase::Par;
     use crate::spec::{combine, fold_step, mix, pick, MASK};
 
     /// A step that shows its operands' grouping and order (not associative).
@@ -157,15 +148,15 @@ pub(crate) mod deterministic {
         other: Vec<u64>,
     }
 
-    /// The chain shapes, by name; [`shapes`] builds shape `i`.
+    /// The chain shapes, by name; [`reductions`] builds shape `i`.
     pub(crate) const SHAPES: [&str; 11] = [
         "det().map",
         "det().filter",
         "det().zip(plain).map",
         "det().chain(plain)",
-        "plain.chain(det())",
-        "det().by_exponential_blocks()",
-        "det().by_uniform_blocks(n)",
+        "det().interleave(plain)",
+        "det().skip(n).step_by(2)",
+        "det().rev().take(n)",
         "det().flat_map_iter",
         "det().enumerate().map",
         "det().fold_chunks(n)",
@@ -183,70 +174,74 @@ pub(crate) mod deterministic {
         }};
     }
 
-    /// Shape `params.shape`, built statically, erased at the top.
-    pub(crate) fn shapes(p: &Params) -> Par<'_> {
+    /// Every reduction compared across pools, of the chain `$make()` builds: a
+    /// non-associative `reduce`, `fold` then `collect` (one accumulator per leaf; its count
+    /// and an order-sensitive fold of it), `fold` then `reduce`, `min_by` of a comparison
+    /// with many ties, a float sum (its bits), and a wrapping sum (checked against std's).
+    macro_rules! reductions_of {
+        ($make:expr) => {{
+            let make = $make;
+            let leaves: Vec<u64> = make().fold(|| 1, tree_op).collect();
+            vec![
+                make().reduce(|| 0, tree_op),
+                leaves.len() as u64,
+                leaves.iter().fold(0, |a, &x| fold_step(a, x)),
+                make().fold(|| 1, tree_op).reduce(|| 0, tree_op),
+                make()
+                    .min_by(|a: &u64, b: &u64| (a % 4).cmp(&(b % 4)))
+                    .unwrap_or(u64::MAX),
+                u64::from(
+                    make()
+                        .map(|x: u64| (x as f32) * 1e-3 * if x % 2 == 0 { 1e7 } else { 1.0 })
+                        .sum::<f32>()
+                        .to_bits(),
+                ),
+                make().reduce(|| 0, u64::wrapping_add),
+            ]
+        }};
+    }
+
+    /// The reductions of shape `p.shape`, each chain built statically (`Deterministic` is
+    /// not a `ParallelIterator`, so nothing is erased). Adapters `Deterministic` does not
+    /// offer (`by_*_blocks`, `chain` with it on the right) no longer compile, and are not
+    /// drawn; `tests/iter/deterministic_all.rs` covers every adapter it offers.
+    fn reductions(p: &Params) -> Vec<u64> {
         let key = p.key;
         let n = p.n;
         let plain = || p.other.par_iter().copied();
         match p.shape {
-            0 => Par::new(det!(p, p.data).map(move |x| mix(x, key))),
-            1 => Par::new(det!(p, p.data).filter(move |&x| pick(x, key, 9))),
-            2 => Par::new(
-                det!(p, p.data)
-                    .zip(plain())
-                    .map(move |(x, y)| combine(x, y, key)),
-            ),
-            3 => Par::new(det!(p, p.data).chain(plain())),
-            4 => Par::new(plain().chain(det!(p, p.data))),
-            5 => Par::new(det!(p, p.data).by_exponential_blocks()),
-            6 => Par::new(det!(p, p.data).by_uniform_blocks(n.max(1))),
-            7 => Par::new(
-                det!(p, p.data).flat_map_iter(move |x| (0..mix(x, key) % 3).map(move |j| x + j)),
-            ),
-            8 => Par::new(
-                det!(p, p.data)
-                    .enumerate()
-                    .map(move |(i, x)| combine(x, i as u64, key)),
-            ),
-            9 => Par::new(det!(p, p.data).fold_chunks(n.max(1), || 1, fold_step)),
-            10 => {
+            0 => reductions_of!(|| det!(p, p.data).map(move |x| mix(x, key))),
+            1 => reductions_of!(|| det!(p, p.data).filter(move |&x| pick(x, key, 9))),
+            2 => reductions_of!(|| det!(p, p.data)
+                .zip(plain())
+                .map(move |(x, y)| combine(x, y, key))),
+            3 => reductions_of!(|| det!(p, p.data).chain(plain())),
+            4 => reductions_of!(|| det!(p, p.data).interleave(plain())),
+            5 => reductions_of!(|| det!(p, p.data).skip(n).step_by(2)),
+            6 => reductions_of!(|| det!(p, p.data).rev().take(n)),
+            7 => {
+                reductions_of!(|| det!(p, p.data)
+                    .flat_map_iter(move |x| (0..mix(x, key) % 3).map(move |j| x + j)))
+            }
+            8 => reductions_of!(|| det!(p, p.data)
+                .enumerate()
+                .map(move |(i, x)| combine(x, i as u64, key))),
+            9 => reductions_of!(|| det!(p, p.data).fold_chunks(n.max(1), || 1, fold_step)),
+            10 => reductions_of!(|| {
                 let range = (0..p.len).into_par_iter().deterministic();
                 let range = match p.grain {
                     Some(grain) => range.with_grain(grain),
                     None => range,
                 };
-                Par::new(range.map(move |i| mix(i as u64, key)))
-            }
+                range.map(move |i| mix(i as u64, key))
+            }),
             _ => unreachable!("shape {} of {}", p.shape, SHAPES.len()),
         }
     }
 
-    /// The reductions compared across pools: a non-associative `reduce`, `fold` then
-    /// `collect` (one accumulator per leaf), `fold` then `reduce`, `min_by` of a comparison
-    /// with many ties, a float sum (its bits), and a wrapping sum (checked against std's).
-    fn reductions(p: &Params) -> Vec<u64> {
-        let leaves: Vec<u64> = shapes(p).fold(|| 1, tree_op).collect();
-        vec![
-            shapes(p).reduce(|| 0, tree_op),
-            leaves.len() as u64,
-            leaves.iter().fold(0, |a, &x| fold_step(a, x)),
-            shapes(p).fold(|| 1, tree_op).reduce(|| 0, tree_op),
-            shapes(p)
-                .min_by(|a, b| (a % 4).cmp(&(b % 4)))
-                .unwrap_or(u64::MAX),
-            u64::from(
-                shapes(p)
-                    .map(|x| (x as f32) * 1e-3 * if x % 2 == 0 { 1e7 } else { 1.0 })
-                    .sum::<f32>()
-                    .to_bits(),
-            ),
-            shapes(p).reduce(|| 0, u64::wrapping_add),
-        ]
-    }
-
     /// The same reductions' wrapping sum, sequentially.
     fn sequential_sum(p: &Params) -> u64 {
-        let mut items = p.data.iter().copied();
+        let items = p.data.iter().copied();
         let others = || p.other.iter().copied();
         let key = p.key;
         let n = p.n.max(1);
@@ -256,7 +251,8 @@ pub(crate) mod deterministic {
             1 => sum(&mut items.filter(|&x| pick(x, key, 9))),
             2 => sum(&mut items.zip(others()).map(|(x, y)| combine(x, y, key))),
             3 | 4 => sum(&mut items.chain(others())),
-            5 | 6 => sum(&mut items),
+            5 => sum(&mut items.skip(p.n).step_by(2)),
+            6 => sum(&mut items.rev().take(p.n)),
             7 => sum(&mut items.flat_map(|x| (0..mix(x, key) % 3).map(move |j| x + j))),
             8 => sum(&mut items.enumerate().map(|(i, x)| combine(x, i as u64, key))),
             9 => sum(&mut p
@@ -298,8 +294,6 @@ pub(crate) mod deterministic {
 
     /// #54 part 2: the same bits on every pool and in every run.
     #[test]
-    #[ignore = "waits for the deterministic() fix (#54 part 2): holes after `chain` with a \
-                plain iterator and after `by_exponential_blocks`"]
     fn deterministic_chains_give_the_same_bits_on_every_pool() {
         let mut failures = Vec::new();
         for seed in crate::FIXED_SEEDS {
