@@ -14,7 +14,7 @@
 #                                           loop exceeds N (CI's check; no timing)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-weft=$(pwd)
+weft=${WEFT_PATH:-$(pwd)}
 reps=4
 runs=2
 budget=""

@@ -979,6 +979,44 @@ fn others(pools: &Pools, rounds: usize, scale: usize) {
         move || rayon_side::bridge_sum(black_box(v)),
     ));
     row("par_bridge_sum", list, rounds);
+
+    // A slow source (#54): `next()` sleeps 0.5 ms, each item 5 ms, 40 items: issue #54's
+    // 2 ms, 20 ms and 100 items scaled down to keep the row short. The sequential time is the
+    // sum of the sleeps; 2 and 4 threads can bring it to about a half and a quarter (the
+    // source is busy a tenth of the time). In wall time only, at 2 and 4 threads, at most 7
+    // rounds.
+    if interleave::selected("par_bridge_slow_next") && !cpu_mode() {
+        let (items, pull, work) = (40, Duration::from_micros(500), Duration::from_millis(5));
+        let weft_4 = weft::ThreadPoolBuilder::new()
+            .num_threads(4)
+            .build()
+            .unwrap();
+        let rayon_4 = rayon::ThreadPoolBuilder::new()
+            .num_threads(4)
+            .build()
+            .unwrap();
+        let list = vec![
+            timed("seq-std", move || {
+                (0..items)
+                    .inspect(|_| std::thread::sleep(pull))
+                    .inspect(|_| std::thread::sleep(work))
+                    .sum()
+            }),
+            in_pool("weft-2".into(), &pools.weft[1].1, move || {
+                weft_side::bridge_slow(items, pull, work)
+            }),
+            in_pool("weft-4".into(), &weft_4, move || {
+                weft_side::bridge_slow(items, pull, work)
+            }),
+            in_pool("rayon-2".into(), &pools.rayon[1].1, move || {
+                rayon_side::bridge_slow(items, pull, work)
+            }),
+            in_pool("rayon-4".into(), &rayon_4, move || {
+                rayon_side::bridge_slow(items, pull, work)
+            }),
+        ];
+        row("par_bridge_slow_next", list, rounds.min(7));
+    }
 }
 
 fn main() {

@@ -1,20 +1,25 @@
 #!/usr/bin/env bash
-# Real crates that use Rayon, run on weft: the published hashbrown and indexmap crates'
-# own test suites, with their `rayon` features on, once as published (on Rayon) and once with
-# weft patched in for rayon and rayon-core (compat/rayon, compat/rayon-core; the same
-# `[patch.crates-io]` recipe as in the README), at 1 and 2 threads. Prints the pass counts
-# side by side; exits non-zero if weft fails a test that Rayon passes.
+# Real crates that use Rayon, run on weft: the published hashbrown, indexmap and jwalk crates'
+# own test suites (hashbrown's and indexmap's with their `rayon` features on), once as
+# published (on Rayon) and once with weft patched in for rayon and rayon-core (compat/rayon,
+# compat/rayon-core; the same `[patch.crates-io]` recipe as in the README), at 1 and 2
+# threads. A lockfile that pins an older Rayon than the patch (jwalk 0.8.1's: rayon 1.6.1)
+# keeps it until `cargo update -p rayon -p rayon-core`, which the weft copy then runs, as the
+# README says. Prints the pass counts side by side; exits non-zero if weft fails a test that
+# Rayon passes. A suite that runs longer than CLIENT_TIMEOUT counts as hung (status 124).
 #
 # Not part of CI (two full builds of each crate and its tests). Sources come from crates.io
 # through cargo; copies, builds and logs live under target/compat-clients/.
 #
 # Usage: compat/clients.sh
-# Environment: CLIENTS (default "hashbrown@0.17.2 indexmap@2.14.2"), CLIENT_THREADS ("1 2").
+# Environment: CLIENTS (default "hashbrown@0.17.2:rayon indexmap@2.14.2:rayon jwalk@0.8.1",
+# each name@version[:features]), CLIENT_THREADS ("1 2"), CLIENT_TIMEOUT (seconds, 900).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 CACHE="$ROOT/target/compat-clients"
-CLIENTS=${CLIENTS:-"hashbrown@0.17.2 indexmap@2.14.2"}
+CLIENTS=${CLIENTS:-"hashbrown@0.17.2:rayon indexmap@2.14.2:rayon jwalk@0.8.1"}
 THREADS=${CLIENT_THREADS:-"1 2"}
+TIMEOUT=${CLIENT_TIMEOUT:-900}
 export CARGO_TERM_COLOR=never
 command -v python3 >/dev/null || { echo "clients.sh needs python3"; exit 2; }
 mkdir -p "$CACHE/fetch/src"
@@ -23,7 +28,10 @@ mkdir -p "$CACHE/fetch/src"
 {
     printf '[package]\nname = "compat-clients-fetch"\nversion = "0.0.0"\nedition = "2021"\n'
     printf 'publish = false\n\n[workspace]\n\n[dependencies]\n'
-    for client in $CLIENTS; do printf '%s = "=%s"\n' "${client%@*}" "${client#*@}"; done
+    for client in $CLIENTS; do
+        client=${client%%:*}
+        printf '%s = "=%s"\n' "${client%@*}" "${client#*@}"
+    done
 } >"$CACHE/fetch/Cargo.toml"
 : >"$CACHE/fetch/src/lib.rs"
 cargo fetch --quiet --manifest-path "$CACHE/fetch/Cargo.toml"
@@ -37,6 +45,9 @@ for p in json.load(sys.stdin)["packages"]:
 summary="$CACHE/summary"
 : >"$summary"
 for client in $CLIENTS; do
+    features=
+    case $client in *:*) features="--features ${client#*:}" ;; esac
+    client=${client%%:*}
     name=${client%@*}
     src=$(awk -v n="$name" '$1 == n { print $2 }' <<<"$sources")
     for flavour in rayon weft; do
@@ -53,18 +64,26 @@ rayon-core = { path = "$ROOT/compat/rayon-core" }
 TOML
         fi
         export CARGO_TARGET_DIR="$CACHE/target-$name-$flavour"
+        if [ "$flavour" = weft ] &&
+            ! cargo tree --quiet --manifest-path "$dir/Cargo.toml" $features -e normal,dev \
+                -i weft >/dev/null 2>&1; then
+            # The lockfile pins an older Rayon: the patch applies once these two move.
+            echo "== $name ($flavour): cargo update -p rayon -p rayon-core"
+            cargo update --quiet --manifest-path "$dir/Cargo.toml" -p rayon -p rayon-core
+        fi
         echo "== $name ($flavour): building"
-        cargo test --quiet --manifest-path "$dir/Cargo.toml" --features rayon --no-run
+        cargo test --quiet --manifest-path "$dir/Cargo.toml" $features --no-run
         if [ "$flavour" = weft ]; then
             # The patch took: weft is in the graph, under rayon-core (and rayon).
-            cargo tree --manifest-path "$dir/Cargo.toml" --features rayon -e normal,dev -i weft \
+            cargo tree --manifest-path "$dir/Cargo.toml" $features -e normal,dev -i weft \
                 | tee "$CACHE/$name-weft.tree" | head -5
         fi
         for n in $THREADS; do
             log="$CACHE/$name-$flavour.$n.log"
             status=0
-            RAYON_NUM_THREADS=$n WEFT_NUM_THREADS=$n cargo test --manifest-path "$dir/Cargo.toml" \
-                --features rayon --no-fail-fast >"$log" 2>&1 || status=$?
+            RAYON_NUM_THREADS=$n WEFT_NUM_THREADS=$n timeout "$TIMEOUT" cargo test \
+                --manifest-path "$dir/Cargo.toml" $features --no-fail-fast >"$log" 2>&1 ||
+                status=$?
             python3 - "$name" "$flavour" "$n" "$status" "$log" >>"$summary" <<'PY'
 import re, sys
 name, flavour, n, status, log = sys.argv[1:6]
@@ -78,7 +97,7 @@ PY
     done
 done
 
-# 3. Side by side.
+# 3. Side by side ("hung": the suite ran past CLIENT_TIMEOUT).
 python3 - "$summary" <<'PY'
 import collections, sys
 rows = collections.defaultdict(dict)
@@ -88,8 +107,9 @@ for line in open(sys.argv[1]):
 print(f"{'crate':<12}{'threads':>8}{'Rayon passed/failed':>22}{'weft passed/failed':>22}")
 worse = 0
 for (name, n), r in sorted(rows.items()):
-    (rp, rf, _), (wp, wf, _) = r["rayon"], r["weft"]
-    print(f"{name:<12}{n:>8}{f'{rp}/{rf}':>22}{f'{wp}/{wf}':>22}")
-    worse += wf > rf or wp < rp
+    (rp, rf, rs), (wp, wf, ws) = r["rayon"], r["weft"]
+    cell = lambda p, f, s: f"{p}/{f}" + (" hung" if s == "124" else "")
+    print(f"{name:<12}{n:>8}{cell(rp, rf, rs):>22}{cell(wp, wf, ws):>22}")
+    worse += wf > rf or wp < rp or (ws == "124" and rs != "124")
 sys.exit(1 if worse else 0)
 PY

@@ -108,6 +108,16 @@ pub(crate) fn bridge_sum(v: &[u64]) -> u64 {
     v.iter().par_bridge().map(|&x| crate::fine(x)).sum()
 }
 
+/// `par_bridge` over a slow source: `next()` sleeps `pull` (a record from a socket), and each
+/// item sleeps `work`.
+pub(crate) fn bridge_slow(items: u64, pull: std::time::Duration, work: std::time::Duration) -> u64 {
+    (0..items)
+        .inspect(move |_| std::thread::sleep(pull))
+        .par_bridge()
+        .inspect(move |_| std::thread::sleep(work))
+        .sum()
+}
+
 pub(crate) fn tree_sum(node: &crate::Node) -> u64 {
     let side = |child: &Option<Box<crate::Node>>| child.as_deref().map_or(0, tree_sum);
     let (left, right) = par::join(|| side(&node.left), || side(&node.right));

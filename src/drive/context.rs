@@ -60,7 +60,11 @@ pub(super) fn fast_inline(len: usize) -> Inline {
 pub(super) fn inline(len: usize) -> Inline {
     let mut word = job_word();
     if word == 0 && current_num_threads() == 1 && crate::pool::on_worker() {
-        word = if any_pool_records() { ALONE & !u64::from(u32::MAX) } else { ALONE };
+        word = if any_pool_records() {
+            ALONE & !u64::from(u32::MAX)
+        } else {
+            ALONE
+        };
         set_job_word(word);
     }
     if len as u64 > word >> 32 {

@@ -1,5 +1,6 @@
-//! The fixed-tree driver: for producers that ask for a split tree that depends on the length
-//! alone ([`SplitTree::Fixed`]: `IndexedParallelIterator::deterministic` and the scans).
+//! The fixed-tree driver: a split tree that depends on the length alone, for deterministic
+//! chains (`IndexedParallelIterator::deterministic`, through [`drive_with_grain`]) and for
+//! producers that ask for it ([`SplitTree::Fixed`]: the scans).
 //!
 //! The `len` items are cut into leaves of `leaf` items (the last may be shorter), counted from
 //! the first item; a node of `b >= 2` leaves gives its first `b - b / 2` leaves to the left
@@ -12,14 +13,15 @@
 //!
 //! Nested loops inherit the request: while a leaf is folded, every indexed loop that starts
 //! on this thread (a `par_iter().sum()` inside a closure, `flat_map`'s inner iterators) also
-//! takes a fixed tree, with the default leaf for its own length ([`inherited`]).
+//! takes a fixed tree, with the default leaf for its own length ([`inherited_leaf`]). So does
+//! every loop started while a deterministic chain builds its producer ([`AskedMark`]).
 
 use std::cell::Cell;
 use std::num::NonZeroUsize;
 
+use super::context::InlineLimit;
 use super::fold_consumer;
 use crate::plumbing::{Consumer, Folder, Producer, Reducer, SplitTree};
-use super::context::InlineLimit;
 use crate::pool::{current_num_threads, join_context_erased, on_a_worker};
 
 /// Leaves of the default tree hold at most this many items. At about 1 ns per item (a float
@@ -53,7 +55,7 @@ pub(crate) fn leaf_len(
 }
 
 /// The leaf length if `producer` asks to be driven in a fixed tree itself (its chain holds a
-/// `deterministic()` or a scan); `None` otherwise. A constant for most producer types.
+/// scan); `None` otherwise. A constant for most producer types.
 #[inline]
 pub(super) fn asked_by<P: Producer>(len: usize, producer: &P) -> Option<usize> {
     match producer.split_tree() {
@@ -64,53 +66,126 @@ pub(super) fn asked_by<P: Producer>(len: usize, producer: &P) -> Option<usize> {
     }
 }
 
-/// The leaf length if this thread is folding a leaf of a fixed tree ([`inherited`]), so that
-/// a loop started now takes a fixed tree too; `None` otherwise. Asked only by loops that are
-/// not folded inline: a leaf sets its worker's inline limit to 0 ([`LeafMark`]), so that no
-/// loop nested in it is folded whole where the tree would cut it.
+/// The leaf length if a loop started now on this thread must take a fixed tree ([`Mark`]):
+/// the default for its length inside a leaf, the asked grain while a deterministic chain
+/// builds its producer; `None` otherwise. Asked only by loops that are not folded inline:
+/// both marks set the worker's inline limit to 0, so that no such loop is folded whole where
+/// the tree would cut it.
 #[inline]
 pub(super) fn inherited_leaf(len: usize, min_len: usize, max_len: usize) -> Option<usize> {
-    inherited().then(|| leaf_len(len, None, min_len, max_len))
+    let grain = match MARK.with(Cell::get) {
+        Mark::None => return None,
+        Mark::Leaf => None,
+        Mark::Asked(grain) => grain,
+    };
+    Some(leaf_len(len, grain, min_len, max_len))
+}
+
+/// What a loop started on this thread now is part of.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mark {
+    /// Nothing fixed: the loop splits where thieves take work.
+    None,
+    /// The fold of a fixed tree's leaf ([`LeafMark`]): a loop nested in it takes a fixed
+    /// tree with the default leaf for its own length.
+    Leaf,
+    /// A deterministic chain building its producer ([`AskedMark`]): a loop that one of its
+    /// adapters drives meanwhile (a scan collecting a base it cannot read twice) takes a
+    /// fixed tree with the chain's grain (`None`: the default for its length).
+    Asked(Option<NonZeroUsize>),
 }
 
 thread_local! {
-    /// True while this thread folds a leaf of a fixed tree (set by [`LeafMark`]).
-    static IN_FIXED_LEAF: Cell<bool> = const { Cell::new(false) };
+    /// This thread's [`Mark`], set by [`LeafMark`] and [`AskedMark`], and back to `None`
+    /// while a fixed tree is walked between its leaves ([`drive`]).
+    static MARK: Cell<Mark> = const { Cell::new(Mark::None) };
 }
 
-/// True if this thread is folding a leaf of a fixed tree: an indexed loop started now is part
-/// of that leaf's work and takes a fixed tree too.
+/// True if this thread is folding a leaf of a fixed tree or building a deterministic chain:
+/// whatever starts now belongs to a fixed tree and must not depend on the pool.
 ///
 /// A worker waiting inside such a leaf (for a stolen half of a nested loop) may run an
 /// unrelated job meanwhile; that job's nested loops then take fixed trees as well. That is
 /// harmless: a fixed tree is a correct way to drive any loop, only balanced differently.
 #[inline]
-fn inherited() -> bool {
-    IN_FIXED_LEAF.with(Cell::get)
+pub(crate) fn in_fixed_tree() -> bool {
+    MARK.with(Cell::get) != Mark::None
 }
 
-/// Marks this thread as folding a fixed-tree leaf until dropped (also on unwinding), then
-/// restores what was there (leaves nest when a leaf's items run loops of their own). On a
-/// worker it also allows no inline loops meanwhile (an `InlineLimit` of 0), so that
-/// every loop nested in the leaf reaches [`inherited_leaf`] and is cut as the tree says.
+/// Sets this thread's [`Mark`] until dropped (also on unwinding), then restores what was
+/// there (marks nest: leaves whose items run loops of their own, chains inside leaves).
+struct MarkGuard {
+    outer: Mark,
+}
+
+impl MarkGuard {
+    fn set(mark: Mark) -> Self {
+        MarkGuard {
+            outer: MARK.with(|cell| cell.replace(mark)),
+        }
+    }
+}
+
+impl Drop for MarkGuard {
+    fn drop(&mut self) {
+        MARK.with(|cell| cell.set(self.outer));
+    }
+}
+
+/// Marks this thread as folding a fixed-tree leaf until dropped. On a worker it also allows
+/// no inline loops meanwhile (`pool::InlineLimit` of 0), so that every loop nested in the
+/// leaf reaches [`inherited_leaf`] and is cut as the tree says.
 struct LeafMark {
-    outer: bool,
+    _mark: MarkGuard,
     _no_inline: InlineLimit,
 }
 
 impl LeafMark {
     fn enter() -> Self {
         LeafMark {
-            outer: IN_FIXED_LEAF.with(|mark| mark.replace(true)),
+            _mark: MarkGuard::set(Mark::Leaf),
             _no_inline: InlineLimit::set(0),
         }
     }
 }
 
-impl Drop for LeafMark {
-    fn drop(&mut self) {
-        IN_FIXED_LEAF.with(|mark| mark.set(self.outer));
+/// Marks this thread, until dropped, as building the producer of a deterministic chain with
+/// leaves of `grain` items (`None`: the default for the length): every indexed loop started
+/// meanwhile on this thread takes a fixed tree with that grain (`drive_indexed` reads the
+/// mark on its shared path), and none is folded inline (`pool::InlineLimit` of 0). Every
+/// producer-side adapter builds its producer, and calls the callback that drives it, inside
+/// its base's `with_producer`, on this thread: so the mark reaches them all, and any loop
+/// one of them drives itself meanwhile (a scan collecting a base it cannot read twice),
+/// without any adapter passing it on.
+pub(crate) struct AskedMark {
+    _mark: MarkGuard,
+    _no_inline: InlineLimit,
+}
+
+impl AskedMark {
+    pub(crate) fn enter(grain: Option<NonZeroUsize>) -> Self {
+        AskedMark {
+            _mark: MarkGuard::set(Mark::Asked(grain)),
+            _no_inline: InlineLimit::set(0),
+        }
     }
+}
+
+/// Runs `consumer` over the `len` items of `producer` in the fixed tree with leaves of
+/// `grain` items (`None`: the default for `len`), bounded by the producer's `min_len` and
+/// `max_len`: how a deterministic chain is driven.
+pub(crate) fn drive_with_grain<P, C>(
+    len: usize,
+    grain: Option<NonZeroUsize>,
+    producer: P,
+    consumer: C,
+) -> C::Result
+where
+    P: Producer,
+    C: Consumer<P::Item>,
+{
+    let leaf = leaf_len(len, grain, producer.min_len(), producer.max_len());
+    drive(len, leaf, producer, consumer, false)
 }
 
 /// Runs `consumer` over the `len` items of `producer` in the fixed tree with leaves of `leaf`
@@ -127,6 +202,9 @@ where
     P: Producer,
     C: Consumer<P::Item>,
 {
+    // Between leaves nothing belongs to a leaf: a job this worker runs while it waits for a
+    // stolen right child is not part of this tree, and an asked grain was for this tree.
+    let _between_leaves = MarkGuard::set(Mark::None);
     let mut root = Node::<P, C> {
         work: Some((producer, consumer)),
         result: None,
@@ -176,7 +254,10 @@ where
     C: Consumer<P::Item>,
 {
     fn finish_if_full(&mut self) -> bool {
-        let full = self.work.as_ref().is_some_and(|(_, consumer)| consumer.full());
+        let full = self
+            .work
+            .as_ref()
+            .is_some_and(|(_, consumer)| consumer.full());
         if full {
             let (_, consumer) = self.work.take().expect("checked above");
             self.result = Some(consumer.into_folder().complete());
@@ -311,22 +392,80 @@ mod tests {
 
     #[test]
     fn leaf_mark_nests_and_survives_a_panic() {
-        assert!(!inherited());
+        assert!(!in_fixed_tree());
         {
             let _outer = LeafMark::enter();
-            assert!(inherited());
+            assert!(in_fixed_tree());
             {
                 let _inner = LeafMark::enter();
-                assert!(inherited());
+                assert!(in_fixed_tree());
             }
-            assert!(inherited());
+            assert!(in_fixed_tree());
         }
-        assert!(!inherited());
+        assert!(!in_fixed_tree());
         let caught = std::panic::catch_unwind(|| {
             let _mark = LeafMark::enter();
             panic!("in a leaf");
         });
         assert!(caught.is_err());
-        assert!(!inherited());
+        assert!(!in_fixed_tree());
+    }
+
+    /// A producer of `len` items, for the leaf computations.
+    struct Units(usize);
+
+    impl Producer for Units {
+        type Item = usize;
+        type IntoIter = std::ops::Range<usize>;
+
+        fn into_iter(self) -> Self::IntoIter {
+            0..self.0
+        }
+
+        fn split_at(self, index: usize) -> (Self, Self) {
+            (Units(index), Units(self.0 - index))
+        }
+    }
+
+    #[test]
+    fn marks_give_the_leaf_of_a_loop_started_under_them() {
+        let units = Units(10_000);
+        assert_eq!(
+            inherited_leaf(10_000, units.min_len(), units.max_len()),
+            None
+        );
+        {
+            let _asked = AskedMark::enter(NonZeroUsize::new(7));
+            assert_eq!(
+                inherited_leaf(10_000, units.min_len(), units.max_len()),
+                Some(7)
+            );
+            {
+                // A leaf inside: nested loops take the default for their own length.
+                let _leaf = LeafMark::enter();
+                assert_eq!(
+                    inherited_leaf(10_000, units.min_len(), units.max_len()),
+                    Some(40)
+                );
+            }
+            assert_eq!(
+                inherited_leaf(10_000, units.min_len(), units.max_len()),
+                Some(7)
+            );
+        }
+        assert_eq!(
+            inherited_leaf(10_000, units.min_len(), units.max_len()),
+            None
+        );
+        {
+            let _asked = AskedMark::enter(None);
+            assert_eq!(
+                inherited_leaf(1000, units.min_len(), units.max_len()),
+                Some(4)
+            );
+            // Between the leaves of a tree walked under it, nothing is marked.
+            let _between = MarkGuard::set(Mark::None);
+            assert!(!in_fixed_tree());
+        }
     }
 }

@@ -27,12 +27,14 @@ use std::cell::OnceCell;
 use super::context::{self, Inline};
 use super::owner::{self, Body, End, Owner};
 use super::policy::{self, Start, INLINE_CLAIM};
-use super::steal_range::{Chunk, ChunkLimits, Handoff, OwnerCursor, SplitAt, StealRange, MAX_RANGE_LEN};
+use super::steal_range::{
+    Chunk, ChunkLimits, Handoff, OwnerCursor, SplitAt, StealRange, MAX_RANGE_LEN,
+};
 use super::{fixed_tree, fold_indexed};
 use crate::plumbing::{Consumer, Folder, Producer, Reducer};
 use crate::pool::{
-    anyone_idle, current_num_threads, join_here_erased, on_a_worker, record_event,
-    trace_loop_here, trace_range_steal, Event, FnContext,
+    anyone_idle, current_num_threads, join_here_erased, on_a_worker, record_event, trace_loop_here,
+    trace_range_steal, Event, FnContext,
 };
 
 /// Runs `consumer` over the `len` items of `producer`. The short path, small enough to
@@ -79,9 +81,7 @@ where
         Plan::Here(start) => trace_loop_here(|| own(len, min_len, max_len, start, work)),
         Plan::OnAWorker(start) => on_a_worker(move || own(len, min_len, max_len, start, work)),
         Plan::Fixed(leaf) => fixed_tree::drive(len, leaf, work.producer, work.consumer, false),
-        Plan::Halves => {
-            fixed_tree::drive(len, MAX_RANGE_LEN, work.producer, work.consumer, true)
-        }
+        Plan::Halves => fixed_tree::drive(len, MAX_RANGE_LEN, work.producer, work.consumer, true),
         #[cfg(feature = "bench-internals")]
         Plan::Halving => super::halving::drive_indexed(len, work.producer, work.consumer),
     }
@@ -132,11 +132,22 @@ fn plan(len: usize, min_len: usize, max_len: usize) -> Plan {
         }
     }
     let limits = ChunkLimits::new(min_len, max_len);
-    Plan::OnAWorker(policy::start(len, current_num_threads(), limits, anyone_idle()))
+    Plan::OnAWorker(policy::start(
+        len,
+        current_num_threads(),
+        limits,
+        anyone_idle(),
+    ))
 }
 
 /// Runs the loop `work` on this worker, as its owner.
-fn own<P, C>(len: usize, min_len: usize, max_len: usize, start: Start, work: Work<P, C>) -> C::Result
+fn own<P, C>(
+    len: usize,
+    min_len: usize,
+    max_len: usize,
+    start: Start,
+    work: Work<P, C>,
+) -> C::Result
 where
     P: Producer,
     C: Consumer<P::Item>,
@@ -170,7 +181,10 @@ where
     P: Producer,
     C: Consumer<P::Item>,
 {
-    let handoff = typed.handoff.get().expect("an offered range has a hand-off");
+    let handoff = typed
+        .handoff
+        .get()
+        .expect("an offered range has a hand-off");
     let (mut mine, mut stolen) = (None, None);
     join_here_erased(
         &mut |_| {
@@ -292,8 +306,7 @@ where
         } = work;
         self.chunk = Some((producer, len));
         let (consumer, finished) = match self.run.take() {
-            Some(Run { folder, below }) if !self.capped => match consumer.continue_folder(folder)
-            {
+            Some(Run { folder, below }) if !self.capped => match consumer.continue_folder(folder) {
                 Ok(folder) => {
                     self.run = Some(Run { folder, below });
                     return;
@@ -303,7 +316,11 @@ where
             run => (consumer, run),
         };
         if let Some(Run { folder, below }) = finished {
-            self.completed = Some(reduce_below(self.completed.take(), below, folder.complete()));
+            self.completed = Some(reduce_below(
+                self.completed.take(),
+                below,
+                folder.complete(),
+            ));
         }
         self.run = Some(Run {
             folder: consumer.into_folder(),
@@ -313,7 +330,10 @@ where
 
     /// Moves the items `cursor` has not claimed into the hand-off; returns its range.
     fn share(&mut self, cursor: &OwnerCursor) -> &'h StealRange {
-        let work = self.unclaimed.take().expect("a shared range has items left");
+        let work = self
+            .unclaimed
+            .take()
+            .expect("a shared range has items left");
         let handoff = self.handoff;
         if handoff.set(Handoff::unclaimed_by(cursor, work)).is_err() {
             unreachable!("a range is shared once");
@@ -336,7 +356,10 @@ where
     C: Consumer<P::Item>,
 {
     fn claim_private(&mut self, len: u32) {
-        let work = self.unclaimed.take().expect("a private claim has items left");
+        let work = self
+            .unclaimed
+            .take()
+            .expect("a private claim has items left");
         let work = if len as usize == work.len {
             work
         } else {

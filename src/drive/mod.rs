@@ -2,12 +2,16 @@
 //!
 //! The functions here are the only way parallel-iterator work reaches the pool:
 //! [`drive_indexed`] for producers with a known length (all indexed work goes through it),
-//! [`drive_unindexed`] for the rest, and [`fork`] for the one adapter that runs two whole
-//! iterators side by side (`chain` of unindexed iterators); [`worker_count`] and [`pause`]
-//! let sources that pace themselves (`par_bridge`, the block adapters) ask the pool.
+//! [`drive_unindexed`] for the rest, [`drive_with_grain`] for deterministic chains (a fixed
+//! tree, with [`AskedMark`] set while such a chain builds its producer), and [`fork`] for the
+//! one adapter that runs two whole iterators side by side (`chain` of unindexed iterators);
+//! [`worker_count`], [`pacing_workers`], [`inside_a_wait`], [`help_busy_pool`] and
+//! [`offer_forks`] let sources that pace themselves (`par_bridge`, the block adapters) ask
+//! the pool.
 //! Indexed work goes to the indexed driver ([`indexed`], over the one owner loop of
 //! [`owner`] and the rules of [`policy`]): one work-stealing index range per owner, split
-//! only when a thief takes half of what is left (`README.md` here has the protocol). A producer that asks for a split tree fixed by its length alone
+//! only when a thief takes half of what is left (`README.md` here has the protocol). A
+//! producer that asks for a split tree fixed by its length alone
 //! (`deterministic()`, scans) goes to [`fixed_tree`] instead. Unindexed work uses the
 //! recursive split-in-half driver in [`halving`]; with the `bench-internals` feature a
 //! benchmark can send indexed work there too, to compare.
@@ -21,7 +25,7 @@ mod owner; // the one owner loop, compiled once: claims, blocks, looks at the po
 mod policy; // every tuning rule of the indexed driver, in one table
 mod steal_range; // lock-free work-stealing index range and its producer hand-off
 
-pub(crate) use fixed_tree::leaf_len;
+pub(crate) use fixed_tree::{drive_with_grain, leaf_len, AskedMark};
 
 use crate::plumbing::{Consumer, Folder, Producer, Reducer, UnindexedConsumer, UnindexedProducer};
 
@@ -71,11 +75,12 @@ where
     if let Some(leaf) = fixed_tree::asked_by(len, &producer) {
         return fixed_tree::drive(len, leaf, producer, consumer, false);
     }
-    // A loop nested in a fixed tree's leaf is never folded inline (the leaf allows no inline
-    // loops): the indexed driver asks `fixed_tree::inherited_leaf` off its short path only,
-    // so the short path reads no thread-local of its own. The benchmarks' switch to the
-    // split-in-half driver (`halving_for_indexed`) is read there too, so that a
-    // `bench-internals` build runs the same short path as a user's build.
+    // A loop nested in a fixed tree's leaf, or started while a deterministic chain builds its
+    // producer, is never folded inline (both allow no inline loops): the indexed driver asks
+    // `fixed_tree::inherited_leaf` off its short path only, so the short path reads no
+    // thread-local of its own. The benchmarks' switch to the split-in-half driver
+    // (`halving_for_indexed`) is read there too, so that a `bench-internals` build runs the
+    // same short path as a user's build.
     indexed::drive_indexed(len, producer, consumer)
 }
 
@@ -218,13 +223,34 @@ pub(crate) fn worker_count() -> usize {
     crate::pool::current_num_threads()
 }
 
-/// Waits a little before retrying a contended `try_lock` (attempt `attempt`, from 0): a
-/// few spins, then running one pending job of the pool if there is one (else yielding the
-/// thread). Never blocks.
-pub(crate) fn pause(attempt: u32) {
-    if attempt < 16 {
-        std::hint::spin_loop();
-    } else if crate::pool::yield_now() != Some(crate::pool::Yield::Executed) {
-        std::thread::yield_now();
+/// The number of workers as an adapter that sizes its pieces by the pool should see it
+/// (`by_exponential_blocks`' first block): 1 inside a fixed tree (a loop nested in a leaf of
+/// a deterministic chain), where nothing may depend on the pool, else [`worker_count`].
+pub(crate) fn pacing_workers() -> usize {
+    if fixed_tree::in_fixed_tree() {
+        1
+    } else {
+        worker_count()
     }
+}
+
+/// Whether the code running now runs inside a wait of its worker (see
+/// `pool::inside_a_wait`): a source that waits for another piece must not wait unboundedly
+/// there, since the frame suspended below it may be what that piece waits for.
+pub(crate) fn inside_a_wait() -> bool {
+    crate::pool::inside_a_wait()
+}
+
+/// For a piece waiting for another: runs one pending job of the pool if no worker is idle
+/// to take it (an idle worker would; the waiting piece would only take its place). Whether
+/// it ran one.
+pub(crate) fn help_busy_pool() -> bool {
+    !crate::pool::anyone_idle() && crate::pool::yield_now() == Some(crate::pool::Yield::Executed)
+}
+
+/// For a piece that may run long without a `join`: if a worker is idle, publish this
+/// worker's oldest private fork (see `pool::offer_forks`).
+#[inline]
+pub(crate) fn offer_forks() {
+    crate::pool::offer_forks()
 }

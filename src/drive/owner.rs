@@ -26,8 +26,7 @@ use super::context::InlineLimit;
 use super::policy::{Pace, Start};
 use super::steal_range::{Chunk, ChunkLimits, OwnerCursor, StealRange};
 use crate::pool::{
-    idle_worker_needs_work, offer_forks, publish_fork, record_event, trace_claim, trace_fold,
-    Event,
+    idle_worker_needs_work, offer_forks, publish_fork, record_event, trace_claim, trace_fold, Event,
 };
 
 /// The typed side of a loop, as the owner loop sees it: the producer and consumer pieces
@@ -144,7 +143,9 @@ fn own_timed<'h>(body: &mut dyn Body, owner: &mut Owner<'h>, first: u32) -> End 
         return End::Full;
     }
     let end = clock::now();
-    owner.pace.block_took(first, start.until(end), owner.limits.min_len());
+    owner
+        .pace
+        .block_took(first, start.until(end), owner.limits.min_len());
     owner.cursor.set_claim_floor(owner.pace.claim_floor());
     if owner.cursor.remaining() > owner.pace.short_rest_items() {
         return End::Share;
@@ -238,7 +239,9 @@ fn fold_in_blocks<'h>(body: &mut dyn Body, owner: &mut Owner<'h>) -> Option<End>
         let full = trace_fold(block, || body.fold(block));
         if let Some(start) = start {
             let now = clock::now();
-            owner.pace.block_took(block, start.until(now), owner.limits.min_len());
+            owner
+                .pace
+                .block_took(block, start.until(now), owner.limits.min_len());
             owner.cursor.set_claim_floor(owner.pace.claim_floor());
             owner.last_read = Some(now);
             inline.update(owner.pace.nested_inline_limit());

@@ -79,7 +79,9 @@ pub(super) fn start(len: usize, threads: usize, limits: ChunkLimits, anyone_idle
     let per_thread = len / threads;
     if per_thread >= TIMED_START_MIN_PER_THREAD && limits.is_unlimited() && !anyone_idle {
         let first = (per_thread / 64).clamp(1, TIMED_START_ITEMS);
-        return Start::Timed { first: first as u32 };
+        return Start::Timed {
+            first: first as u32,
+        };
     }
     Start::Shared
 }

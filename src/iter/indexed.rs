@@ -5,6 +5,7 @@ use std::cmp::Ordering;
 
 use crate::iter::adapter::*;
 use crate::iter::consumer::{self, Which};
+use crate::iter::deterministic::Deterministic;
 use crate::iter::{IntoParallelIterator, ParallelIterator};
 use crate::plumbing::{Consumer, ProducerCallback};
 
@@ -536,9 +537,9 @@ pub trait IndexedParallelIterator: ParallelIterator {
         UniformBlocks::new(self, block_size)
     }
 
-    /// Makes every reduction of this iterator, and of the chain built on it, give bitwise
-    /// the same result for the same input and closures, whatever the pool size and however
-    /// work is stolen. A weft extension (Rayon has no such method).
+    /// Starts a chain whose reductions give bitwise the same result for the same input and
+    /// closures, whatever the pool size and however work is stolen. A weft extension (Rayon
+    /// has no such method).
     ///
     /// ```
     /// use weft::prelude::*;
@@ -547,9 +548,12 @@ pub trait IndexedParallelIterator: ParallelIterator {
     /// let v: Vec<f32> = (0..100_000u32)
     ///     .map(|i| (i % 97) as f32 * 1e-15 * 7e5f32.powi((i % 7) as i32))
     ///     .collect();
+    /// let w: Vec<f32> = v.iter().rev().copied().collect();
     /// let sum = |threads| {
     ///     let pool = weft::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
-    ///     pool.install(|| v.par_iter().deterministic().map(|a| a * 1.0001).sum::<f32>())
+    ///     pool.install(|| {
+    ///         v.par_iter().deterministic().chain(&w).map(|a| a * 1.0001).sum::<f32>()
+    ///     })
     /// };
     /// let one = sum(1);
     /// for threads in [2, 3, 8] {
@@ -558,51 +562,88 @@ pub trait IndexedParallelIterator: ParallelIterator {
     /// ```
     ///
     /// **How.** Weft normally splits work where idle workers steal it, and reduces the pieces
-    /// in that shape; for a float sum the shape shows in the last bits. After
-    /// `deterministic()` the split tree depends on the length alone: the items are cut into
-    /// *leaves* of a fixed number of items (the *grain*; the last leaf may be shorter), a node
-    /// of several leaves gives the first half of them (rounded up) to its left child, each
-    /// leaf is folded in index order into a folder of its own, and the results are reduced in
-    /// that tree, left before right. Which worker folds which leaf is still decided by
-    /// stealing, so the work stays balanced. The default grain is `len / 256` rounded up, at
-    /// least 1 and at most 4096 items: at least 256 leaves (enough to keep many workers busy
-    /// when items are slow) and, for long inputs, leaves long enough that a leaf's own cost
-    /// (about one `join`, a split, a folder and a reduce) stays near 1% of folding 4096 cheap
-    /// items. [`Deterministic::with_grain`] sets another; `with_min_len` / `with_max_len`
-    /// earlier in the chain bound the leaf too. The results depend on the grain and the
-    /// length, never on the pool.
+    /// in that shape; for a float sum the shape shows in the last bits. A deterministic chain
+    /// is split in a tree that depends on its length alone: the items are cut into *leaves*
+    /// of a fixed number of items (the *grain*; the last leaf may be shorter), a node of
+    /// several leaves gives the first half of them (rounded up) to its left child, each leaf
+    /// is folded in index order into a folder of its own, and the results are reduced in that
+    /// tree, left before right. Which worker folds which leaf is still decided by stealing,
+    /// so the work stays balanced. The default grain is `len / 256` rounded up, at least 1
+    /// and at most 4096 items: at least 256 leaves (enough to keep many workers busy when
+    /// items are slow) and, for long inputs, leaves long enough that a leaf's own cost (about
+    /// one `join`, a split, a folder and a reduce) stays near 1% of folding 4096 cheap items.
+    /// [`Deterministic::with_grain`] sets another; `with_min_len` / `with_max_len` in the
+    /// chain bound the leaf too. `len` and the leaves are those of the indexed chain where a
+    /// reduction or an unindexed adapter meets it (so chunks after `chunks`, all the items of
+    /// both sides after `chain`). The results depend on the grain and the length, never on
+    /// the pool.
     ///
-    /// **Covered**, after `deterministic()` and through the adapters that follow it (`map`,
-    /// `filter`, `filter_map`, `zip`, `enumerate`, `chunks`, `rev`, `skip`, `take`,
-    /// `step_by`, `inspect`, `flat_map`, `flat_map_iter`, `fold`, ...):
-    /// - `sum` and `product`, of floats too: the same bits on every pool. They are not the
-    ///   bits of the sequential `Iterator::sum` (the tree adds in another order, which is
-    ///   usually more accurate).
-    /// - `reduce`, `reduce_with`, `fold(..).reduce(..)`, `fold(..).sum()`: `op` gets the same
-    ///   operands in the same order. `fold` makes one accumulator per leaf, so
-    ///   `fold(..).collect()` gives the same accumulators too.
+    /// **What it returns.** A [`Deterministic`], which is not a [`ParallelIterator`]: it
+    /// offers exactly the adapters and reductions that keep the guarantee, each adapter
+    /// returning another `Deterministic`, and nothing else compiles.
+    ///
+    /// **Adapters** (as the [`ParallelIterator`] / `IndexedParallelIterator` methods of the
+    /// same names):
+    /// - While the chain is indexed: `map`, `map_with`, `map_init`, `cloned`, `copied`,
+    ///   `inspect`, `update`, `panic_fuse`, `enumerate`, `rev`, `skip`, `take`, `step_by`,
+    ///   `chunks`, `fold_chunks`, `fold_chunks_with`, `with_min_len`, `with_max_len`,
+    ///   `with_grain`, `intersperse`, `inclusive_scan`, `exclusive_scan` (whose blocks are the
+    ///   leaves), and `zip`, `zip_eq`, `chain`, `interleave`, `interleave_shortest` with any
+    ///   indexed parallel iterator, deterministic or not: the two sides are one producer,
+    ///   split in the one fixed tree.
+    /// - Adapters after which the chain is unindexed: `filter`, `filter_map`, `flat_map`,
+    ///   `flat_map_iter`, `flatten`, `flatten_iter`, `fold`, `fold_with` (one accumulator per
+    ///   leaf), `positions`. The leaves are still cut over the indexed items before them.
+    ///   After them: these again, and `map`, `map_with`, `map_init`, `cloned`, `copied`,
+    ///   `inspect`, `update`, `panic_fuse`.
+    ///
+    /// **Reductions**, each giving the same result on every pool:
+    /// - `sum` and `product`, of floats too: the same bits. They are not the bits of the
+    ///   sequential `Iterator::sum` (the tree adds in another order, which is usually more
+    ///   accurate).
+    /// - `reduce`, `reduce_with`: `op` gets the same operands in the same order.
     /// - `min`, `max`, `min_by`, `max_by`, `min_by_key`, `max_by_key`: the first of equal
     ///   minima, the last of equal maxima, as in `Iterator` (weft does so on every pool even
     ///   without `deterministic()` when the comparison is a total order; with one that is not,
     ///   such as `partial_cmp` on floats with NaN taken as equal, the fixed tree fixes the
     ///   answer too).
-    /// - `collect`, `unzip`, `partition`, `find_first`, `find_last`: in index order, as always.
-    /// - Loops nested inside: an indexed parallel iterator that runs while a leaf is folded (a
-    ///   `par_iter().sum()` inside `map`, the inner iterators of `flat_map`) is driven in a
-    ///   fixed tree too, with the default grain for its own length.
-    /// - `zip`, `chain` and `interleave` with an iterator that is not deterministic: the
-    ///   result is (the left side's grain if both sides set one).
+    /// - `count`, `collect`, `collect_into_vec`, `unzip`, `unzip_into_vecs`, `partition`,
+    ///   `partition_map`: in index order, as always; `collect_vec_list`: one vector per leaf.
+    /// - `find_first`, `find_last`, `find_map_first`, `find_map_last`, `position_first`,
+    ///   `position_last`, `any`, `all`: the answer (not which items were looked at before it
+    ///   was known).
+    /// - `for_each`, `for_each_with`, `for_each_init`: the closure sees the same items in the
+    ///   same leaves (one clone of `with`'s value, one call of `init`, per leaf, seeing that
+    ///   leaf's items in order), at times and on threads that vary.
+    /// - Loops nested inside: an indexed parallel iterator that a closure of the chain runs
+    ///   while a leaf is folded on that thread (a `par_iter().sum()` inside `map`, the inner
+    ///   iterators of `flat_map`) is driven in a fixed tree too, with the default grain for
+    ///   its own length; a `by_exponential_blocks` nested there starts its blocks at 4 items,
+    ///   as on a pool of one.
     ///
-    /// **Not covered**:
+    /// **Not offered**, because the result could depend on the pool or on timing:
+    /// - `find_any`, `find_map_any`, `position_any`, `take_any`, `skip_any`,
+    ///   `take_any_while`, `skip_any_while`, `while_some`, and the `try_` reductions and
+    ///   folds (`try_fold`, `try_reduce`, `try_for_each`, ...): which item or error stops
+    ///   them depends on timing.
+    /// - `by_exponential_blocks` (its first block is sized by the pool) and
+    ///   `by_uniform_blocks` (each block a tree of its own; `find_first` in the fixed tree
+    ///   already skips the leaves after a match).
+    /// - `chain`, `interleave`, `zip` and `intersperse` once the chain is unindexed: an
+    ///   unindexed `chain` drives its two sides apart, and `intersperse` gathers the items and
+    ///   drives them again as a new sequence.
+    /// - The comparisons (`cmp`, `eq`, `lt`, ...): their answer does not depend on the pool
+    ///   anyway; call them on the plain iterator.
+    ///
+    /// **Not covered** even so:
     /// - Unindexed sources: `par_bridge` (its items arrive in whatever order the threads
     ///   pull them), `par_split`, `par_chars`, `split`, `walk_tree`, ...: they have no
     ///   `deterministic()`, and one nested inside a leaf still splits as threads come.
-    /// - Searches that stop early (`find_any`, `any`, `all`, `position_any`, `try_*`): which
-    ///   match stops them depends on timing.
+    /// - Loops that a closure hands to another thread: the closures of a `join`, `scope` or
+    ///   `spawn` inside a leaf may run on a worker that is not folding a leaf, where a loop
+    ///   splits as threads come.
     /// - Side effects: closures see the same items in the same leaves, but at times and on
     ///   threads that vary.
-    /// - Parallel iterators written outside weft that wrap this one's producer: weft's own
-    ///   adapters forward the request, other producers drop it.
     ///
     /// Without `deterministic()`, a float `sum` may differ between runs, pool sizes and
     /// machines in its last bits, though it is always one of the sums of the items in
@@ -640,17 +681,25 @@ pub trait IndexedParallelIterator: ParallelIterator {
     /// ```
     ///
     /// **Work.** The items are cut into blocks, the leaves of the fixed tree of
-    /// [`deterministic`](Self::deterministic) for this length (that grain, if the base sets
-    /// one), and the scan is driven in that tree. Each block's results start from the
-    /// combined totals of the blocks before it; a worker that reaches a block before those
-    /// totals are known reads the blocks it is missing once more to compute them. On one
-    /// thread that never happens: one pass, with one more call of `op` per item than a
-    /// sequential scan (it computes the block totals as it goes). On more threads, part of
-    /// the input is read twice (about a third of it on two threads).
+    /// [`deterministic`](Self::deterministic) for this length (the chain's grain in a
+    /// deterministic chain, else the base's if it sets one), and the scan is driven in that tree. Each block's results start from the
+    /// combined totals of the blocks before it. `op` runs twice per item, once for the
+    /// item's result and once for its block's total (once only in the last block, whose
+    /// total nothing needs), plus once per block to combine the totals; a sequential scan
+    /// runs it once per item. That holds on any pool (up to a block or two that two workers
+    /// reach at the same time) and whatever follows the scan. On one thread the input is
+    /// read once. On more threads a worker that reaches a block before the totals below it
+    /// are known reads the blocks it is missing once more, for their totals: on two threads
+    /// about 1.4 reads per item. Adapters after the scan that cut pieces inside blocks
+    /// (`with_max_len` below the block length, `with_min_len`, `rev`, `skip`, `take`) get
+    /// those pieces' results from the whole block's, computed once when the first of its
+    /// pieces is reached and kept (one block of results) until its last piece takes them,
+    /// so the work stays the same; only `rev`, whose first piece needs every total below it,
+    /// reads the input twice on one thread.
     ///
     /// **Reading twice** is done through the base's producer when that is cheap and calls no
     /// closure of yours: slices, ranges, and `copied`, `cloned`, `enumerate`, `zip`, `rev`,
-    /// `with_min_len` / `with_max_len` and `deterministic` over them. Any other base (a
+    /// `with_min_len` / `with_max_len` over them (in a deterministic chain too). Any other base (a
     /// `Vec` by value, a `map` whose closure would run twice) is first collected into a
     /// buffer of `len` items, and the scan reads clones of those: closures before a scan run
     /// exactly once per item. `Self::Item` must be `Clone` (each result is kept as the next

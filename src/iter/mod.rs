@@ -41,6 +41,7 @@
 mod adapter; // map, filter, zip, …: one file each
 mod collect_targets; // FromParallelIterator / ParallelExtend for std collections
 mod consumer; // for_each, reduce, sum, collect, find, …
+pub mod deterministic; // deterministic(): the typed front of reproducible chains
 mod drain; // ParallelDrainRange, ParallelDrainFull
 mod from_par_iter; // FromParallelIterator, ParallelExtend
 mod indexed; // IndexedParallelIterator
@@ -52,6 +53,7 @@ pub mod private; // the sealed `Try` trait used in `try_*` signatures
 pub(crate) mod source; // ranges, slices, vectors, …
 
 pub use adapter::*;
+pub use deterministic::Deterministic;
 pub use drain::{ParallelDrainFull, ParallelDrainRange};
 pub use either::Either;
 pub use from_par_iter::{FromParallelIterator, ParallelExtend};

@@ -102,11 +102,13 @@ pub trait Producer: Send + Sized {
     }
 
     /// How this producer asks to be split: wherever the driver likes (the default), or in a
-    /// tree fixed by the length alone ([`SplitTree::Fixed`], asked for by
-    /// `IndexedParallelIterator::deterministic` and by scans). Adapters that wrap producers
-    /// forward their base's answer (both sides' for `zip`, `chain`, `interleave`), so that
-    /// the request reaches the driver through any chain. Internal to weft: not part of
-    /// Rayon's API; a producer written outside weft gets the default.
+    /// tree fixed by the length alone ([`SplitTree::Fixed`], asked for by scans, and by a
+    /// deterministic chain's producer handed to an adapter that drives it itself, such as
+    /// `positions`). Adapters that wrap producers forward their base's answer (both sides'
+    /// for `zip`, `chain`, `interleave`), so that the request reaches the driver through any
+    /// chain. A deterministic chain's own reductions do not rely on it: they drive the
+    /// chain's producer in the fixed tree directly. Internal to weft: not part of Rayon's
+    /// API; a producer written outside weft gets the default.
     #[doc(hidden)]
     fn split_tree(&self) -> SplitTree {
         SplitTree::Adaptive

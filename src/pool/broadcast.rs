@@ -138,7 +138,9 @@ where
             let registry = Arc::clone(registry);
             let job = move || {
                 let ctx = BroadcastContext::for_current_worker(num_threads);
-                if let Err(payload) = unwind::halt_unwinding(|| op(ctx)) {
+                // `move`: the last reference drops the closure inside the catch (its drop is
+                // user code too).
+                if let Err(payload) = unwind::halt_unwinding(move || op(ctx)) {
                     registry.handle_panic(payload);
                 }
                 registry.terminate();

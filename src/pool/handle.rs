@@ -30,9 +30,9 @@ use super::isolate::{self, Tag};
 use super::job::{Job, JobRef, JobResult, TaggedJob};
 use super::latch::{CrossLatch, Latch};
 use super::registry::{self, Registry};
-use super::unwind::{self, PanicPayload};
+use super::unwind::{self, FirstPanic, PanicPayload};
 use super::worker::WorkerThread;
-use slot::Slot;
+use slot::{Completion, Slot};
 
 /// The handle of a task started by [`spawn_handle`] or [`ThreadPool::spawn_handle`]
 /// (a [`ScopedJoinHandle`] whose task borrows nothing).
@@ -55,6 +55,12 @@ pub type JoinHandle<T> = ScopedJoinHandle<'static, T>;
 ///   [`panic_handler`](crate::ThreadPoolBuilder::panic_handler) if there is one, else it is
 ///   ignored (a [`Scope::spawn_handle`] task's goes to the scope, like a
 ///   [`spawn`](crate::Scope::spawn)ed task's).
+/// - The user code a worker runs for the task besides its function never unwinds through
+///   the worker: a panic of the waker registered by polling the handle (when the worker wakes
+///   it, or drops the last reference to it) or of the drop of a detached task's result goes
+///   where a detached task's panic goes (the scope, else the panic handler, else it is
+///   ignored once the panic hook has reported it). The same code run by your own thread
+///   (dropping the handle, replacing its waker) panics there, as usual.
 ///
 /// ```
 /// let pool = weft::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
@@ -288,18 +294,23 @@ impl<T> Drop for ScopedJoinHandle<'_, T> {
 
 /// What a task does once its function has run, whoever ran it.
 pub(super) trait Finish: Send {
-    /// `orphaned_panic`: the task's panic, when its handle was dropped before it finished.
-    fn finish(self, registry: &Registry, orphaned_panic: Option<PanicPayload>);
+    /// `panic`: a panic nobody joining the task will see: the task's own when its handle
+    /// was dropped before it finished, or one of user code the pool ran for the task outside
+    /// its function (the handle's waker, the drop of a detached result or of a waker).
+    fn finish(self, registry: &Registry, panic: Option<PanicPayload>);
 }
 
-/// `spawn_handle`'s finish: an orphaned panic goes to the panic handler, if there is one.
+/// `spawn_handle`'s finish: the panic goes to the panic handler if there is one, else it is
+/// dropped (the panic hook reported it when it happened).
 struct PoolFinish;
 
 impl Finish for PoolFinish {
-    fn finish(self, registry: &Registry, orphaned_panic: Option<PanicPayload>) {
-        if let Some(payload) = orphaned_panic {
+    fn finish(self, registry: &Registry, panic: Option<PanicPayload>) {
+        if let Some(payload) = panic {
             if registry.has_panic_handler() {
                 registry.handle_panic(payload);
+            } else {
+                unwind::drop_payload(payload);
             }
         }
     }
@@ -388,20 +399,41 @@ where
     unsafe fn execute(this: *const ()) {
         // SAFETY: `this` came from `Arc::into_raw` in `spawn_task`, and this job runs once.
         let task = unsafe { Arc::from_raw(this.cast::<Self>()) };
+        let registry = Arc::clone(&task.registry);
         if task.slot.claim() {
             // SAFETY: we won the claim.
             let (result, finish) = unsafe { task.run() };
             // SAFETY: we won the claim, so we are the completer.
-            let orphaned_panic = match unsafe { task.slot.complete(result) } {
-                Some(JobResult::Panic(payload)) => Some(payload),
-                // A detached task's value is dropped here, before `finish` (a scope's task
-                // may borrow what the scope guards).
-                _ => None,
-            };
-            finish.finish(&task.registry, orphaned_panic);
+            let completion = unsafe { task.slot.complete(result) };
+            let panic = dispose_of_completed(completion, task);
+            finish.finish(&registry, panic);
+        } else {
+            // A `join` ran the task and its finish. Dropping our reference may drop the
+            // handle's last waker (user code); no scope waits for it any more.
+            let mut panic = FirstPanic::default();
+            panic.catch(|| drop(task));
+            PoolFinish.finish(&registry, panic.into_inner());
         }
-        let registry = Arc::clone(&task.registry);
-        drop(task);
         registry.terminate();
     }
+}
+
+/// After a queued job completed its task: deals with what `Slot::complete` left (a detached
+/// result, a waker's panic), then drops the job's reference to the task, all before the
+/// task's finish lets a scope end (a scope's task may borrow what the scope guards). Returns
+/// the panic for the finish: the task's own when nobody will join it, else the first panic of
+/// the user code run here (a waker, the drop of a detached result, or of the last waker).
+pub(super) fn dispose_of_completed<T>(
+    completion: Completion<T>,
+    task: impl Sized,
+) -> Option<PanicPayload> {
+    let mut panic = FirstPanic::default();
+    match completion {
+        Completion::Delivered => {}
+        Completion::Detached(JobResult::Panic(payload)) => panic.record(payload),
+        Completion::Detached(result) => panic.catch(|| drop(result)),
+        Completion::WakerPanicked(payload) => panic.record(payload),
+    }
+    panic.catch(|| drop(task));
+    panic.into_inner()
 }

@@ -136,13 +136,23 @@ pub(crate) fn offer_forks() {
     })
 }
 
-/// For a driver about to run a loop's first item: true if some worker of the current pool
-/// is looking for work (or outside any pool), so that the loop's rest must be offered before
-/// its first item runs: an item may wait for another item, which an idle worker must be able
-/// to take. A hint (one relaxed load).
+/// Whether some worker of the current pool is looking for work (true outside any pool). A
+/// driver about to run a loop's first item then offers the loop's rest first (an item may
+/// wait for another item, which an idle worker must be able to take); a `par_bridge` piece
+/// waiting for the lock then leaves pending jobs to the idle worker. A hint (one relaxed
+/// load).
 #[inline]
 pub(crate) fn anyone_idle() -> bool {
     WorkerThread::with_current(|worker| worker.map_or(true, WorkerThread::anyone_idle))
+}
+
+/// Whether the code running now runs inside a wait of its worker: in a job the worker took
+/// up while a frame below it waited for something else (a stolen `join` half, a scope, a
+/// latch, a fork, the job `yield_now` runs), so that the waiting frame cannot go on until
+/// this job returns. False outside any pool, and in jobs a worker took from its main loop.
+#[inline]
+pub(crate) fn inside_a_wait() -> bool {
+    WorkerThread::with_current(|worker| worker.is_some_and(WorkerThread::inside_a_wait))
 }
 
 /// For a driver about to fold a little work on its own: true if a worker of the current
@@ -243,8 +253,9 @@ fn yield_local_on(worker: &WorkerThread) -> Yield {
 fn run_if_some(worker: &WorkerThread, job: Option<job::TaggedJob>) -> Yield {
     match job {
         Some(job) => {
+            // The caller waits for the job: it runs inside a wait.
             // SAFETY: a job taken from a queue is live, unexecuted, and now ours.
-            unsafe { worker.execute(job) };
+            worker.waiting(|| unsafe { worker.execute(job) });
             Yield::Executed
         }
         None => Yield::Idle,

@@ -608,7 +608,7 @@ pub(crate) fn main_loop(
             }
         }
         drop(arrival);
-        worker.wait_until(&registry.thread_infos[index].terminate);
+        worker.run_until_terminated(&registry.thread_infos[index].terminate);
         if let Some(handler) = &registry.exit_handler {
             if let Err(payload) = unwind::halt_unwinding(|| handler(index)) {
                 registry.handle_panic(payload);

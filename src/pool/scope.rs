@@ -339,7 +339,10 @@ impl<'scope> ScopeBase<'scope> {
                 self.job_completed_latch.increment();
                 let body = Arc::clone(&body);
                 let job = move || {
-                    let run = || body(BroadcastContext::for_current_worker(num_threads));
+                    // `move`: the reference to `body` is dropped inside `execute_job`, so the
+                    // last one drops the closure before the scope may end, and a panic in its
+                    // drop goes to the scope.
+                    let run = move || body(BroadcastContext::for_current_worker(num_threads));
                     // SAFETY: the scope is alive until this task releases its count.
                     unsafe { ScopeBase::execute_job(base.as_ptr(), run) };
                 };
@@ -412,14 +415,14 @@ impl<'scope> ScopeBase<'scope> {
     }
 }
 
-/// A `spawn_handle` task's end: release its count of the scope, after recording the panic of
-/// a task whose handle is gone.
+/// A `spawn_handle` task's end: release its count of the scope, after recording the panic
+/// nobody joining the task will see (see `Finish`), which the scope then resumes.
 struct ScopeFinish<'scope>(ScopePtr<ScopeBase<'scope>>);
 
 impl Finish for ScopeFinish<'_> {
-    fn finish(self, _registry: &Registry, orphaned_panic: Option<PanicPayload>) {
+    fn finish(self, _registry: &Registry, panic: Option<PanicPayload>) {
         let base = self.0.as_ptr();
-        if let Some(payload) = orphaned_panic {
+        if let Some(payload) = panic {
             // SAFETY: the task's count is not released yet, so the scope is alive.
             unsafe { (*base).job_panicked(payload) };
         }

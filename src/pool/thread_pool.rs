@@ -306,6 +306,14 @@ impl<S> ThreadPoolBuilder<S> {
     /// Receives the panics of detached tasks ([`spawn`](crate::spawn) and friends). Without
     /// a handler such a panic aborts the process, as in Rayon. May be called concurrently.
     ///
+    /// It also receives every other panic of user code a worker runs outside a scope that
+    /// could resume it: a start or exit handler's (without a handler, these abort too), and,
+    /// for [`spawn_handle`](crate::spawn_handle) tasks, the panic of a task whose handle was
+    /// dropped, of the waker registered on its handle, of the drop of a result nobody will
+    /// take (without a handler, these are ignored once the panic hook has reported them). No
+    /// panic of user code unwinds through a worker: the pool keeps all its threads. If the
+    /// handler itself panics, the process aborts, as in Rayon.
+    ///
     /// ```
     /// use std::sync::atomic::{AtomicUsize, Ordering};
     /// use std::sync::Arc;

@@ -36,3 +36,39 @@ impl Drop for AbortIfPanic {
         std::process::abort();
     }
 }
+
+/// Drops a panic payload nobody will see; a panic in the payload's own `Drop` is caught and
+/// its payload leaked, so that it cannot unwind through a worker.
+pub(crate) fn drop_payload(payload: PanicPayload) {
+    if let Err(nested) = halt_unwinding(move || drop(payload)) {
+        std::mem::forget(nested);
+    }
+}
+
+/// The first panic of user code the pool runs for a task outside the task's body (a waker
+/// it wakes or drops, a detached result it drops): delivered where the task's own panic
+/// would go (its scope, or the pool's panic handler). Later panics are dropped.
+#[derive(Default)]
+pub(crate) struct FirstPanic(Option<PanicPayload>);
+
+impl FirstPanic {
+    /// Runs `func`, recording its panic.
+    pub(crate) fn catch(&mut self, func: impl FnOnce()) {
+        if let Err(payload) = halt_unwinding(func) {
+            self.record(payload);
+        }
+    }
+
+    /// Records `payload` unless a panic was recorded before.
+    pub(crate) fn record(&mut self, payload: PanicPayload) {
+        match self.0 {
+            None => self.0 = Some(payload),
+            Some(_) => drop_payload(payload),
+        }
+    }
+
+    /// The first panic recorded, if any.
+    pub(crate) fn into_inner(self) -> Option<PanicPayload> {
+        self.0
+    }
+}

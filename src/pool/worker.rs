@@ -90,6 +90,11 @@ pub(crate) struct WorkerThread {
     alone: bool,
     /// Set if the pool records (`pool/trace`): every recording point tests this field.
     trace: Option<TraceWriter>,
+    /// How many frames on this thread's stack wait for something (a latch, a fork a thief
+    /// may hold, the job `yield_now` runs) while this worker runs other jobs above them:
+    /// nonzero while the code running now was taken up by such a wait (`inside_a_wait`).
+    /// The main loop's wait for the pool's end does not count: nothing waits below it.
+    waits: Cell<u32>,
 }
 
 impl std::fmt::Debug for WorkerThread {
@@ -110,6 +115,7 @@ impl WorkerThread {
             rng: XorShift64Star::new(index as u64 + 1),
             alone: registry.num_threads() == 1,
             trace: registry.trace_writer(index),
+            waits: Cell::new(0),
             stats: registry.worker_stats(index),
             registry,
         }
@@ -335,7 +341,7 @@ impl WorkerThread {
                 Some(popped) if popped.job == job => return true,
                 Some(other) if self.context_tag().admits(other.tag) => {
                     // SAFETY: jobs in our deque are live until executed (JobRef contract).
-                    unsafe { self.execute(other) }
+                    self.waiting(|| unsafe { self.execute(other) })
                 }
                 Some(other) => self.registry.set_aside(other),
                 None => {
@@ -358,6 +364,40 @@ impl WorkerThread {
 
     #[cold]
     fn wait_until_cold(&self, latch: &CoreLatch) {
+        self.waiting(|| self.run_jobs_until(latch));
+    }
+
+    /// The main loop of a pool's thread: runs jobs until `latch`, the pool's end, is set.
+    /// Unlike [`wait_until`](Self::wait_until) it does not count as a wait (`waits`).
+    pub(crate) fn run_until_terminated(&self, latch: &CoreLatch) {
+        if !latch.probe() {
+            self.run_jobs_until(latch);
+        }
+    }
+
+    /// Runs `op` counted in [`waits`](Self::waits): jobs it runs run inside a wait.
+    #[inline]
+    pub(crate) fn waiting<R>(&self, op: impl FnOnce() -> R) -> R {
+        /// Uncounts the wait when dropped, unwinding or not.
+        struct Counted<'a>(&'a Cell<u32>);
+        impl Drop for Counted<'_> {
+            fn drop(&mut self) {
+                self.0.set(self.0.get() - 1);
+            }
+        }
+        self.waits.set(self.waits.get() + 1);
+        let _counted = Counted(&self.waits);
+        op()
+    }
+
+    /// Whether the code running now was taken up by a wait of this worker (see `waits`).
+    #[inline]
+    pub(crate) fn inside_a_wait(&self) -> bool {
+        self.waits.get() > 0
+    }
+
+    /// Executes jobs until `latch` is set, sleeping when there is nothing to do.
+    fn run_jobs_until(&self, latch: &CoreLatch) {
         self.share_all_forks();
         while !latch.probe() {
             if let Some(job) = self.take_local_job() {

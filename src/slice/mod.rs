@@ -320,8 +320,9 @@ pub trait ParallelSliceMut<T: Send> {
     /// The items are cut into the blocks of [`inclusive_scan`]. On one thread the slice is
     /// scanned in one pass (computing each block's total alongside); on more, in two: the
     /// blocks' totals (reading the slice), then every block from the combined totals before
-    /// it (reading and writing). Each result is defined by one order of `op` calls, so the
-    /// slice ends the same on every pool, floats included.
+    /// it (reading and writing). Either way `op` runs about twice per item (for its result
+    /// and for its block's total, but in the last block). Each result is defined by one
+    /// order of `op` calls, so the slice ends the same on every pool, floats included.
     ///
     /// # Panics
     /// A panic in `op` propagates to the caller. The slice then holds some items scanned and

@@ -9,7 +9,8 @@
 #![allow(dead_code)]
 
 use std::any::Any;
-use std::panic;
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::mpsc;
 use std::sync::Once;
 use std::thread;
 use std::time::{Duration, Instant};
@@ -132,4 +133,26 @@ pub(crate) fn wait_until(mut condition: impl FnMut() -> bool) -> bool {
         thread::sleep(Duration::from_millis(1));
     }
     true
+}
+
+/// Runs `body` on a helper thread; fails the test (instead of hanging) if it does not finish
+/// within the hang guard. A deadlocked run leaves its threads blocked, so the process exits.
+pub(crate) fn with_watchdog<R: Send + 'static>(
+    what: &str,
+    body: impl FnOnce() -> R + Send + 'static,
+) -> R {
+    let (sender, receiver) = mpsc::channel();
+    thread::spawn(move || {
+        let _ = sender.send(panic::catch_unwind(AssertUnwindSafe(body)));
+    });
+    match receiver.recv_timeout(HANG_GUARD) {
+        Ok(Ok(value)) => value,
+        Ok(Err(payload)) => panic::resume_unwind(payload),
+        Err(_) => {
+            // Written past the test harness's capture: the process exits right after.
+            let message = format!("DEADLOCK: {what} did not finish within {HANG_GUARD:?}\n");
+            let _ = std::io::Write::write_all(&mut std::io::stderr(), message.as_bytes());
+            std::process::exit(101);
+        }
+    }
 }

@@ -1,5 +1,5 @@
-//! `deterministic()` (issue #23): every reduction gives bitwise the same result on pools of
-//! 1, 2, 3, 4, 8 and 16 threads, 20 runs each, and that result is the one of the documented
+//! `deterministic()` (issues #23, #54): every reduction gives bitwise the same result on pools
+//! of 1, 2, 3, 4, 8 and 16 threads, 20 runs each, and that result is the one of the documented
 //! tree (leaves of `grain` items from the first, a node's leaves split in halves rounded up
 //! on the left, each leaf folded in order, results combined left before right), computed here
 //! sequentially. As a control, the plain `sum` is shown to depend on where the work is cut:
@@ -263,12 +263,13 @@ fn sums_after_adapters_are_bitwise_the_same_on_every_pool() {
         |x| x.to_bits(),
     );
     same_everywhere(
-        "zip (deterministic on the right) + sum",
+        "zip (the plain iterator on the left) + sum",
         tree_sum(&products),
         || {
             weights
                 .par_iter()
-                .zip(v.par_iter().deterministic())
+                .deterministic()
+                .zip(v)
                 .map(|(w, a)| a * w)
                 .sum::<f32>()
         },
@@ -629,3 +630,68 @@ fn deterministic_keeps_items_and_order() {
         });
     }
 }
+
+/// Issue #54: `chain` after `deterministic()` with an iterator that is not deterministic
+/// itself. The chain is one indexed sequence, so its sum is the documented tree over the
+/// concatenation, on every pool. (`Chain::drive_unindexed` used to fork its two sides and
+/// drive the plain one wherever thieves cut it.)
+#[test]
+fn chain_with_a_plain_iterator_is_one_fixed_tree() {
+    let (v, w) = wide_floats().split_at(300_000);
+    let w = &w[..200_000];
+    let both: Vec<f32> = v.iter().chain(w).copied().collect();
+    same_everywhere(
+        "chain + sum",
+        tree_sum(&both),
+        || {
+            v.par_iter()
+                .deterministic()
+                .chain(w.par_iter())
+                .sum::<f32>()
+        },
+        |x| x.to_bits(),
+    );
+}
+
+/// The sum of `items` as `by_exponential_blocks().sum()` computes it inside a fixed tree's
+/// leaf: blocks of 4, 8, 16, ... items from the first (as on a pool of one thread), the rest
+/// in the last block, each block the documented tree for its length, the block sums added
+/// left to right.
+fn exponential_blocks_sum(items: &[f32]) -> f32 {
+    let (mut rest, mut block) = (items, 4);
+    let mut done: Option<f32> = None;
+    while rest.len() > block {
+        let (head, tail) = rest.split_at(block);
+        let sum = tree_sum(head);
+        done = Some(done.map_or(sum, |before| before + sum));
+        (rest, block) = (tail, block * 2);
+    }
+    let last = tree_sum(rest);
+    done.map_or(last, |before| before + last)
+}
+
+/// Issue #54: a loop nested in a fixed tree's leaf takes a fixed tree; an exponential-blocks
+/// loop nested there took its blocks from the pool's size.
+#[test]
+fn nested_exponential_blocks_do_not_depend_on_the_pool() {
+    let v = &wide_floats()[..1000 * 300];
+    let rows: Vec<&[f32]> = v.chunks(1000).collect();
+    let row_sums: Vec<f32> = rows.iter().map(|row| exponential_blocks_sum(row)).collect();
+    same_everywhere(
+        "sum of inner exponential-blocks sums",
+        tree_sum(&row_sums),
+        || {
+            rows.par_iter()
+                .deterministic()
+                .map(|row| row.par_iter().by_exponential_blocks().sum::<f32>())
+                .sum::<f32>()
+        },
+        |x| x.to_bits(),
+    );
+}
+
+// Issue #54 also had `deterministic().by_exponential_blocks()` (its first block was
+// `4 * worker_count()`) and `deterministic().filter(..).intersperse(..)` (the gathered items
+// were driven again outside the tree) give other bits on other pools: both failed here before
+// the fix (commit f8b0075). They no longer compile (`Deterministic` offers neither), which the
+// `compile_fail` examples on `Deterministic` check.

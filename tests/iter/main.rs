@@ -14,9 +14,11 @@ mod common;
 
 mod adapter_traits;
 mod adapters;
+mod bridge;
 mod collect;
 mod collections;
 mod consumers;
+mod deterministic_all;
 mod rayon_extras;
 mod rayon_semantics;
 mod scan;

@@ -419,3 +419,172 @@ fn a_panic_in_op_propagates_and_every_value_is_dropped_once() {
     }
     assert!(MADE.load(Ordering::Relaxed) > 0);
 }
+
+/// What `op` may cost for `n` items whatever follows the scan (issue #54): about one call per
+/// item for the results and one for the block totals, with room for the blocks a worker reads
+/// again where its piece starts and for a few blocks read by two workers at once.
+fn op_budget(n: usize) -> usize {
+    5 * n / 2 + 64
+}
+
+/// Runs `chain` with `calls` at 0; fails if `op` ran more than [`op_budget`] times.
+fn within_budget<R>(calls: &AtomicUsize, n: usize, what: &str, chain: impl FnOnce() -> R) -> R {
+    // ORDERING: a counter, read after the chain's joins have ordered every add before it.
+    calls.store(0, Ordering::Relaxed);
+    let out = chain();
+    let made = calls.load(Ordering::Relaxed);
+    assert!(
+        made <= op_budget(n),
+        "{what}: op ran {made} times for {n} items (budget {})",
+        op_budget(n)
+    );
+    out
+}
+
+/// Every chain after a scan: the values of std's sequential scan, and `op` called at most
+/// [`op_budget`] times (a piece that starts inside a block must not fold the block again
+/// from its start: `with_max_len(1)` over 10^5 items called `op` 19.7 million times).
+fn scan_chains_do_linear_work<T>(items: &[T], identity: T, op: fn(T, T) -> T, threads: usize)
+where
+    T: Clone + Ord + Send + Sync + std::fmt::Debug,
+{
+    let n = items.len();
+    let prefix = sequential_inclusive(items, identity.clone(), op);
+    let before = sequential_exclusive(items, identity.clone(), op);
+    let calls = AtomicUsize::new(0);
+    let counted = |a: T, b: T| {
+        // ORDERING: see `within_budget`.
+        calls.fetch_add(1, Ordering::Relaxed);
+        op(a, b)
+    };
+    let id = || identity.clone();
+    let scan = || items.par_iter().cloned().inclusive_scan(id, counted);
+    let exclusive = || items.par_iter().cloned().exclusive_scan(id, counted);
+    let what = |chain: &str| format!("{chain}, n {n}, {threads} threads");
+    let budget = |chain: &str| what(chain);
+
+    let check = |chain: &str, got: Vec<T>, want: &[T]| {
+        assert!(got == want, "{}: wrong values", what(chain));
+    };
+    let got = within_budget(&calls, n, &budget("collect"), || scan().collect());
+    check("collect", got, &prefix);
+    for max in [1, 7] {
+        let chain = format!("with_max_len({max})");
+        let got = within_budget(&calls, n, &budget(&chain), || {
+            scan().with_max_len(max).collect()
+        });
+        check(&chain, got, &prefix);
+        // Rayon's contract: no folder sees more than `max` items.
+        let pieces: Vec<Vec<T>> = within_budget(&calls, n, &budget(&chain), || {
+            scan()
+                .with_max_len(max)
+                .fold(Vec::new, |mut piece, x| {
+                    piece.push(x);
+                    piece
+                })
+                .collect()
+        });
+        assert!(
+            pieces.iter().all(|piece| piece.len() <= max),
+            "{}: a folder of more than {max} items",
+            what(&chain)
+        );
+        check(&chain, pieces.concat(), &prefix);
+    }
+    let got = within_budget(&calls, n, &budget("with_min_len(1000)"), || {
+        scan().with_min_len(1000).collect()
+    });
+    check("with_min_len(1000)", got, &prefix);
+    let got: Vec<(T, usize)> =
+        within_budget(&calls, n, &budget("zip"), || scan().zip(0..n).collect());
+    assert!(
+        got.iter().map(|p| &p.0).eq(&prefix) && got.iter().map(|p| p.1).eq(0..n),
+        "{}",
+        what("zip")
+    );
+    let got = within_budget(&calls, n, &budget("step_by(3)"), || {
+        scan().step_by(3).collect()
+    });
+    let want: Vec<T> = prefix.iter().step_by(3).cloned().collect();
+    check("step_by(3)", got, &want);
+    let reversed: Vec<T> = prefix.iter().rev().cloned().collect();
+    let got = within_budget(&calls, n, &budget("rev"), || scan().rev().collect());
+    check("rev", got, &reversed);
+    let got = within_budget(&calls, n, &budget("rev, with_max_len(1)"), || {
+        scan().rev().with_max_len(1).collect()
+    });
+    check("rev, with_max_len(1)", got, &reversed);
+    let got = within_budget(&calls, n, &budget("skip(n / 3)"), || {
+        scan().skip(n / 3).collect()
+    });
+    check("skip(n / 3)", got, &prefix[n / 3..]);
+    let got = within_budget(&calls, n, &budget("skip, with_max_len(1)"), || {
+        scan().skip(n / 3).with_max_len(1).collect()
+    });
+    check("skip, with_max_len(1)", got, &prefix[n / 3..]);
+    let got = within_budget(&calls, n, &budget("take(n / 2)"), || {
+        scan().take(n / 2).collect()
+    });
+    check("take(n / 2)", got, &prefix[..n / 2]);
+    let got: Vec<(usize, T)> = within_budget(&calls, n, &budget("enumerate"), || {
+        scan().enumerate().collect()
+    });
+    assert!(
+        got.iter().map(|p| p.0).eq(0..n) && got.iter().map(|p| &p.1).eq(&prefix),
+        "{}",
+        what("enumerate")
+    );
+    // Consumers other than collect: a reduction (with the uncounted `op`), a search through
+    // every item, a `for_each`.
+    let got = within_budget(&calls, n, &budget("reduce"), || scan().reduce(id, op));
+    let want = prefix.iter().cloned().fold(identity.clone(), op);
+    assert!(got == want, "{}", what("reduce"));
+    if let Some(last) = prefix.last() {
+        let got = within_budget(&calls, n, &budget("find_first"), || {
+            scan().find_first(|x| x == last)
+        });
+        assert!(
+            got.as_ref() == prefix.iter().find(|&x| x == last),
+            "{}",
+            what("find_first")
+        );
+    }
+    let seen = std::sync::Mutex::new(Vec::with_capacity(n));
+    within_budget(&calls, n, &budget("for_each"), || {
+        scan().for_each(|x| seen.lock().unwrap().push(x))
+    });
+    let mut seen = seen.into_inner().unwrap();
+    let mut want = prefix.clone();
+    seen.sort();
+    want.sort();
+    assert!(seen == want, "{}", what("for_each"));
+    // Exclusive scans, and the in-place scan.
+    let got = within_budget(&calls, n, &budget("exclusive"), || exclusive().collect());
+    check("exclusive", got, &before);
+    let got = within_budget(&calls, n, &budget("exclusive, with_max_len(1)"), || {
+        exclusive().with_max_len(1).collect()
+    });
+    check("exclusive, with_max_len(1)", got, &before);
+    let got = within_budget(&calls, n, &budget("exclusive, rev"), || {
+        exclusive().rev().collect()
+    });
+    let want: Vec<T> = before.iter().rev().cloned().collect();
+    check("exclusive, rev", got, &want);
+    let mut in_place = items.to_vec();
+    within_budget(&calls, n, &budget("par_inclusive_scan_mut"), || {
+        in_place.par_inclusive_scan_mut(counted)
+    });
+    check("par_inclusive_scan_mut", in_place, &prefix);
+}
+
+#[test]
+fn scan_chains_call_op_a_bounded_number_of_times_per_item() {
+    for n in [1_000, 65_537, 100_000] {
+        let values = common::random_u64s(n, 7);
+        let maps = random_maps(n, 8);
+        in_pools(|threads| {
+            scan_chains_do_linear_work(&values, 0, u64::wrapping_add, threads);
+            scan_chains_do_linear_work(&maps, IDENTITY, compose, threads);
+        });
+    }
+}

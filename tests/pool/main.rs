@@ -22,3 +22,4 @@ mod progress;
 mod scope;
 mod spawn;
 mod spawn_handler;
+mod user_code_panics;

@@ -45,7 +45,10 @@ fn the_claim_floor_covers_2_us_at_the_measured_rate() {
     // 1 item in 200 ns: 2 µs is 10 items.
     assert_eq!(pace_after(1, Duration::from_nanos(200)).claim_floor(), 10);
     // 50 items in 100 ns: 1000 items.
-    assert_eq!(pace_after(50, Duration::from_nanos(100)).claim_floor(), 1000);
+    assert_eq!(
+        pace_after(50, Duration::from_nanos(100)).claim_floor(),
+        1000
+    );
     // A block too fast for the clock: everything.
     assert_eq!(pace_after(1000, Duration::ZERO).claim_floor(), u32::MAX);
     // Items of 20 µs: no item fits.
@@ -56,23 +59,44 @@ fn the_claim_floor_covers_2_us_at_the_measured_rate() {
 fn a_rest_is_short_if_it_takes_at_most_4_us_at_the_measured_rate() {
     assert_eq!(Pace::new().short_rest_items(), 0, "nothing timed yet");
     // 1 item in 100 ns: 40 items take 4 µs.
-    assert_eq!(pace_after(1, Duration::from_nanos(100)).short_rest_items(), 40);
+    assert_eq!(
+        pace_after(1, Duration::from_nanos(100)).short_rest_items(),
+        40
+    );
     // 3 items in 1 µs: 12 items.
-    assert_eq!(pace_after(3, Duration::from_micros(1)).short_rest_items(), 12);
+    assert_eq!(
+        pace_after(3, Duration::from_micros(1)).short_rest_items(),
+        12
+    );
     // Items of 5 µs: none.
-    assert_eq!(pace_after(1, Duration::from_micros(5)).short_rest_items(), 0);
+    assert_eq!(
+        pace_after(1, Duration::from_micros(5)).short_rest_items(),
+        0
+    );
 }
 
 #[test]
 fn the_nested_inline_limit_follows_the_measured_rate() {
     assert_eq!(Pace::new().nested_inline_limit(), 0, "nothing timed yet");
     // 20 ns an item: loops of up to 16 * 20 items inline.
-    assert_eq!(pace_after(1000, Duration::from_micros(20)).nested_inline_limit(), 320);
+    assert_eq!(
+        pace_after(1000, Duration::from_micros(20)).nested_inline_limit(),
+        320
+    );
     // 1 µs an item: 16 000 items.
-    assert_eq!(pace_after(10, Duration::from_micros(10)).nested_inline_limit(), 16_000);
+    assert_eq!(
+        pace_after(10, Duration::from_micros(10)).nested_inline_limit(),
+        16_000
+    );
     // An item of 10 µs or more: nothing inline.
-    assert_eq!(pace_after(1, Duration::from_micros(20)).nested_inline_limit(), 0);
-    assert_eq!(pace_after(3, Duration::from_micros(40)).nested_inline_limit(), 0);
+    assert_eq!(
+        pace_after(1, Duration::from_micros(20)).nested_inline_limit(),
+        0
+    );
+    assert_eq!(
+        pace_after(3, Duration::from_micros(40)).nested_inline_limit(),
+        0
+    );
     // A block timed at zero (a clock read backwards): nothing inline either.
     assert_eq!(pace_after(1000, Duration::ZERO).nested_inline_limit(), 0);
 }
@@ -91,9 +115,16 @@ fn a_loop_starts_shared_when_a_worker_is_idle_or_it_is_short() {
     assert_eq!(start(0, 4, unlimited, false), Start::Alone);
     assert_eq!(start(1000, 1, unlimited, true), Start::Alone);
     assert_eq!(start(1000, 2, unlimited, true), Start::Shared);
-    assert_eq!(start(31, 2, unlimited, false), Start::Shared, "under 16 per thread");
+    assert_eq!(
+        start(31, 2, unlimited, false),
+        Start::Shared,
+        "under 16 per thread"
+    );
     assert_eq!(start(32, 2, unlimited, false), Start::Timed { first: 1 });
-    assert_eq!(start(1 << 20, 2, unlimited, false), Start::Timed { first: 4 });
+    assert_eq!(
+        start(1 << 20, 2, unlimited, false),
+        Start::Timed { first: 4 }
+    );
     assert_eq!(
         start(1000, 2, ChunkLimits::new(2, usize::MAX), false),
         Start::Shared,

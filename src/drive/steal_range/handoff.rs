@@ -83,7 +83,10 @@ impl<T: SplitAt> Handoff<T> {
         let claim = chunk.indices.clone();
         let mine = self.with_slot(|slot| {
             let (indices, value) = slot.take().expect("claimed indices are in the hand-off");
-            debug_assert_eq!(indices.start, claim.start, "an owner's chunk is at the front");
+            debug_assert_eq!(
+                indices.start, claim.start,
+                "an owner's chunk is at the front"
+            );
             if claim.end >= indices.end {
                 return value;
             }

@@ -150,7 +150,11 @@ fn a_claim_floor_raises_claims_and_a_lower_one_leaves_them() {
     };
     assert_eq!(next_len(&mut cursor), 1, "no floor yet: min_len");
     cursor.set_claim_floor(10);
-    assert_eq!(next_len(&mut cursor), 10, "the floor is above the doubling's 2");
+    assert_eq!(
+        next_len(&mut cursor),
+        10,
+        "the floor is above the doubling's 2"
+    );
     cursor.set_claim_floor(1000);
     assert_eq!(next_len(&mut cursor), 1000);
     // A floor of everything: the claim is whatever is left.
@@ -163,11 +167,24 @@ fn a_claim_floor_raises_claims_and_a_lower_one_leaves_them() {
     cursor.set_claim_floor(1);
     let mut lens = Vec::new();
     for _ in 0..4 {
-        lens.push(range.take_chunk(&mut cursor).expect("plenty left").indices.len());
+        lens.push(
+            range
+                .take_chunk(&mut cursor)
+                .expect("plenty left")
+                .indices
+                .len(),
+        );
     }
     assert_eq!(lens, [1, 2, 4, 8]);
     cursor.set_claim_floor(u32::MAX);
-    assert_eq!(range.take_chunk(&mut cursor).expect("plenty left").indices.len(), 300);
+    assert_eq!(
+        range
+            .take_chunk(&mut cursor)
+            .expect("plenty left")
+            .indices
+            .len(),
+        300
+    );
 }
 
 #[test]
@@ -511,4 +528,3 @@ fn fixed_size_unshared_claims_leave_the_rest_to_the_usual_claims() {
     assert_eq!(chunks[0].indices, 256..257);
     assert_eq!(chunks.last().unwrap().indices.end, 1000);
 }
-

@@ -2,12 +2,13 @@
 //! of blocks, one after another, each block in parallel. Later blocks are not started once
 //! the consumer is full, so `find_first` and friends stop early on long inputs.
 
-use crate::drive::worker_count;
+use crate::drive::pacing_workers;
 use crate::iter::plumbing::*;
 use crate::iter::{IndexedParallelIterator, ParallelIterator};
 
 /// The iterator returned by [`IndexedParallelIterator::by_exponential_blocks`]: blocks
-/// start at a few items per thread and double.
+/// start at a few items per thread (4 per thread, or 4 when nested in a leaf of a
+/// deterministic chain) and double.
 ///
 /// ```
 /// use weft::prelude::*;
@@ -32,7 +33,9 @@ impl<I: IndexedParallelIterator> ParallelIterator for ExponentialBlocks<I> {
 
     fn drive_unindexed<C: UnindexedConsumer<I::Item>>(self, consumer: C) -> C::Result {
         let len = self.base.len();
-        let first = 4 * worker_count();
+        // Inside a fixed tree's leaf, as on a pool of one: the blocks must not depend on
+        // the pool there (`deterministic()`).
+        let first = 4 * pacing_workers();
         self.base.with_producer(BlocksCallback {
             consumer,
             len,

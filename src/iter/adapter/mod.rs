@@ -7,7 +7,6 @@ mod blocks; // by_exponential_blocks, by_uniform_blocks
 mod chain; // chain
 mod chunks; // chunks
 mod cloned_copied; // cloned, copied
-mod deterministic; // deterministic: a split tree fixed by the length
 mod enumerate; // enumerate
 mod filter_map; // filter, filter_map
 mod flat_map; // flat_map, flatten
@@ -115,7 +114,8 @@ use splits_through_base;
 
 /// `Producer::min_len` and `Producer::max_len` of an adapter's producer that neither adds
 /// items nor changes its base's chunk limits: both are the base's (`self.base`); and its
-/// `Producer::split_tree`, which every adapter's producer forwards (`deterministic()`).
+/// `Producer::split_tree`, which every adapter's producer forwards (for the scans, and
+/// `deterministic()` chains driven through a producer of their own).
 macro_rules! lengths_from_base {
     () => {
         fn min_len(&self) -> usize {
@@ -155,7 +155,6 @@ pub use blocks::{ExponentialBlocks, UniformBlocks};
 pub use chain::Chain;
 pub use chunks::Chunks;
 pub use cloned_copied::{Cloned, Copied};
-pub use deterministic::Deterministic;
 pub use enumerate::Enumerate;
 pub use filter_map::{Filter, FilterMap};
 pub use flat_map::{FlatMap, Flatten};

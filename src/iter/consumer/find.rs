@@ -11,7 +11,8 @@
 //! pieces that share positions cannot stop each other ([`best::Best`] holds the shared
 //! value). A piece that finds a match records its `low` in a shared best-so-far (the
 //! lowest for first, the highest for last); a piece whose whole slice lies after the best
-//! (first: `best < low`) or before it (last: `best >= high`) can no longer matter and
+//! (first: `best < low`) or before it (last: `best >= high`, or `best > low` for a piece
+//! whose positions ran out, see [`FindInOrder::beaten_from`]) can no longer matter and
 //! reports `full`. Results are combined by the reducer in order,
 //! so the answer is the sequentially first (last) match even when position slices run out.
 
@@ -186,9 +187,26 @@ impl FindInOrder<'_> {
         // A pruning hint (results travel through the reducers): a stale answer only stops a
         // piece later than it could have.
         if last {
-            best.reaches(high)
+            best.reaches(Self::beaten_from(low, high))
         } else {
             best.is_before(low)
+        }
+    }
+
+    /// The lowest best that beats a `find_last` piece owning `[low, high)`: a match of a
+    /// piece after it, which records its own `low`, at least `high`. A piece whose positions
+    /// ran out (`low == high`: `flat_map` splits a consumer off its piece for every item, in
+    /// halves, so after 128 items the split-off ones are empty) shares its position with the
+    /// pieces around it; one before it may have recorded `low` itself, so only a best past
+    /// `low` beats it. (Pieces before it own positions up to `low`, so a best past `low`
+    /// comes from a piece after it.) An empty piece at `u128::MAX` gets no items: it is the
+    /// upper side of a cut at the end of its consumer's items.
+    #[inline]
+    fn beaten_from(low: u128, high: u128) -> u128 {
+        if low < high {
+            high
+        } else {
+            low.saturating_add(1)
         }
     }
 
@@ -331,8 +349,9 @@ fn first_match<R>(mut items: impl Iterator<Item = Option<R>>, low: u128, best: &
     }
 }
 
-/// The last `Some` of `items` and `false`; or, once a piece after position `high` has
-/// matched, the last `Some` so far and `true`. No call in the loop, as in [`first_match`].
+/// The last `Some` of `items` and `false`; or, once the best reaches `high` (a piece after
+/// this one has matched: [`FindInOrder::beaten_from`]), the last `Some` so far and `true`.
+/// No call in the loop, as in [`first_match`].
 fn last_match<R>(
     mut items: impl Iterator<Item = Option<R>>,
     high: u128,
@@ -386,6 +405,7 @@ impl<R> Folder<Option<R>> for FindInOrderFolder<'_, R> {
             self.consumer.best,
             self.consumer.last,
         );
+        let beaten_from = FindInOrder::beaten_from(low, high);
         // One loop per direction, so the test of `last` is not repeated per item.
         let found = if last {
             // A last match is only known at the end of the input, but the pieces to the
@@ -396,7 +416,7 @@ impl<R> Folder<Option<R>> for FindInOrderFolder<'_, R> {
             let mut left = crate::iter::adapter::long_input_len(&items);
             while left > RECORD_LAST_EVERY {
                 let (batch_match, beaten) =
-                    last_match(items.by_ref().take(RECORD_LAST_EVERY), high, best);
+                    last_match(items.by_ref().take(RECORD_LAST_EVERY), beaten_from, best);
                 if batch_match.is_some() {
                     self.item = batch_match;
                     self.record();
@@ -406,7 +426,7 @@ impl<R> Folder<Option<R>> for FindInOrderFolder<'_, R> {
                 }
                 left -= RECORD_LAST_EVERY;
             }
-            last_match(items, high, best).0
+            last_match(items, beaten_from, best).0
         } else {
             first_match(iter.into_iter(), low, best)
         };
@@ -539,6 +559,19 @@ mod tests {
             last_match(counted, word + 20, &rising),
             (before_the_record, true)
         );
+    }
+
+    #[test]
+    fn a_find_last_piece_whose_positions_ran_out_is_beaten_only_by_a_later_match() {
+        // `flat_map` splits an empty piece `[p, p)` off for every item once its positions ran
+        // out: a match recorded at `p` may come before such a piece, one past `p` cannot.
+        use super::{Best, FindInOrder};
+        let best = Best::rising();
+        best.record(500);
+        assert!(!FindInOrder::beaten(500, 500, &best, true));
+        assert!(FindInOrder::beaten(499, 499, &best, true));
+        assert!(FindInOrder::beaten(400, 500, &best, true));
+        assert!(!FindInOrder::beaten(400, 501, &best, true));
     }
 
     #[test]

@@ -1,43 +1,79 @@
-//! `par_bridge`: runs a sequential `Iterator + Send` in parallel. The iterator sits behind
-//! a mutex; every piece of work repeatedly takes the lock, pulls a batch of items, releases
-//! the lock and processes the batch.
+//! `par_bridge`: runs a sequential `Iterator + Send` in parallel. The iterator sits behind a
+//! lock of one atomic word (`bridge/pull_lock.rs`); each piece of work takes the lock, pulls
+//! one item, releases the lock and hands the item to its consumer, over and over, as Rayon's
+//! bridge does.
 //!
-//! A batch starts at one item and grows (doubling, up to [`MAX_BATCH`]) while pulling and
-//! processing a batch takes well under [`BATCH_TIME`], and shrinks when it takes longer: so
-//! cheap items pay for the lock (two atomic RMWs, and with several workers a cache line that
-//! moves between cores) once per 64 items instead of once per item, while slow items, or a
-//! slow `next()` such as a channel's, still go out one at a time (a worker never sits on
-//! items others could run, nor waits for a batch to fill). At one thread (pinned, thread CPU
-//! time), summing a cheap map over a slice's iterator took 1.10x Rayon's time with one item
-//! per lock and takes 0.23x with batches; over a channel's receiver, 1.05x and 0.67x.
+//! **One item at a time.** A piece never calls `next()` while it holds an item it has not
+//! handed to its consumer. Sources whose next item exists only once an earlier one has been
+//! processed rely on this: a directory walker's work queue, a crawler's channel fed by its
+//! own items. A piece holding item `k` unprocessed while its `next()` waits for what item `k`
+//! would produce waits for itself. The cost is the lock per item: one compare-exchange and
+//! a store. In a pool of one worker no other thread can pull, so the one piece keeps the
+//! lock while it processes items (still one `next()` per item consumed) and pays nothing per
+//! item.
 //!
-//! No worker ever *blocks* on the lock: `next()` is user code and may itself use weft
-//! (join, par_iter), and a worker blocked on the lock while the holder waits for a job
-//! that worker must finish would deadlock. So a piece uses `try_lock`, pausing between
-//! attempts (see `drive::pause`), and if the lock stays busy for a bounded number of
-//! attempts the piece simply ends. That is safe because the lock holder is itself a piece
-//! that goes on pulling until the iterator is exhausted (or its consumer is full); the
-//! cost is less parallelism when `next()` is very slow.
+//! **Waiting for the lock.** `next()` is user code: it may be slow (a record from a socket)
+//! or run parallel work on the pool (join, par_iter). A piece that finds the lock held never
+//! blocks on it in the operating system: it spins briefly; then, while no worker of the pool
+//! is idle, it runs the pool's pending jobs (a `next()` waiting for pool work gets it, as a
+//! blocked `join` does); else it yields its thread, and after a while sleeps in steps that
+//! grow with the time waited (each at most a sixteenth of it, so waking late costs a small
+//! fraction of a slow `next()`). Only a piece whose last pull found the lock free spins: one
+//! that keeps losing the lock to a piece pulling cheap items in a tight loop looks at it only
+//! between yields, so that the puller keeps the cache line. A piece keeps waiting while the
+//! iterator has items, except in two cases where waiting could be a deadlock:
+//!
+//! - A piece that starts on a thread which already runs a piece of the same bridge ends at
+//!   once (Rayon does the same). The thread took it up inside the other piece: while
+//!   processing an item that ran parallel work, or while waiting for the lock. The holder's
+//!   `next()` may be waiting for that item, which cannot finish before this piece returns.
+//! - A piece that runs inside a wait of its worker (the worker took it up while waiting for
+//!   a stolen `join` half, a scope or a latch: `drive::inside_a_wait`) waits at most
+//!   [`NESTED_PATIENCE`] without pulling an item, then ends. The work suspended below it may be part of the
+//!   holder's `next()`: `next()` forked, this worker took one part, that part waits for a
+//!   thief, and meanwhile the worker took up this piece. The holder waits for that part, the
+//!   part for this piece, the piece for the lock (Rayon deadlocks there). Ending is safe: a
+//!   piece only finds the lock held while another piece holds it, and that piece goes on
+//!   pulling to the end (or stops the whole loop: a full consumer, a panic).
+//!
+//! A piece that does not run inside a wait (its worker took it from the main loop, or the
+//! caller's own thread runs it) never gives up, so however slow `next()` is, every worker
+//! that has a piece keeps pulling.
 
+mod pull_lock; // the iterator behind one atomic word: PullLock, Hold
+
+use std::cell::RefCell;
+use std::hint::spin_loop;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Mutex, TryLockError};
+use std::thread;
 use std::time::{Duration, Instant};
 
-use crate::drive::{pause, worker_count};
+use self::pull_lock::{Pull, PullLock};
+use crate::drive::{help_busy_pool, inside_a_wait, offer_forks, worker_count};
 use crate::iter::plumbing::*;
 use crate::iter::ParallelIterator;
 
-/// How many failed `try_lock`s in a row a piece tolerates (pausing in between) before it
-/// ends; at a few microseconds per pause, a `next()` slower than a few milliseconds makes
-/// the waiting pieces give up.
-const LOCK_ATTEMPTS_BEFORE_GIVING_UP: u32 = 1024;
+/// Rounds of spinning before a waiting piece yields its thread: round `r` pauses `2^r` times
+/// between two loads of the lock word (`2^SPIN_ROUNDS` pauses in all, a few microseconds):
+/// long enough for a holder's cheap `next()`, and the holder keeps the cache line meanwhile.
+const SPIN_ROUNDS: u32 = 8;
 
-/// The most items a piece pulls under one lock.
-const MAX_BATCH: usize = 64;
+/// How long a waiting piece yields its thread (letting other threads on its core run)
+/// before it starts to sleep.
+const YIELD_FOR: Duration = Duration::from_micros(100);
 
-/// About how long pulling and processing one batch should take: a batch faster than half
-/// of it doubles the next one, one slower than twice it halves the next one.
-const BATCH_TIME: Duration = Duration::from_micros(10);
+/// The shortest sleep between two looks at the lock (the operating system's timer slack,
+/// tens of microseconds, comes on top).
+const MIN_SLEEP: Duration = Duration::from_micros(10);
+
+/// The longest sleep between two looks at the lock: also the longest a waiting piece may
+/// leave a job of the pool untouched while no worker is idle.
+const MAX_SLEEP: Duration = Duration::from_millis(1);
+
+/// How long a piece that runs inside a wait of its worker waits for the lock before it ends
+/// (see the module doc). Chosen by feel: far longer than most `next()` calls, short enough
+/// that the deadlock it breaks costs a pause rather than a hang.
+const NESTED_PATIENCE: Duration = Duration::from_millis(20);
 
 /// `par_bridge()` for every sequential `Iterator + Send` with `Send` items.
 ///
@@ -62,6 +98,51 @@ pub trait ParallelBridge: Sized {
     ///
     /// let sum: i32 = (1..=10).into_iter().par_bridge().sum();
     /// assert_eq!(sum, 55);
+    /// ```
+    ///
+    /// Workers pull items one at a time, as in Rayon, and a worker never calls `next()`
+    /// while it holds an item it pulled and has not yet handed on: so `next()` may wait for
+    /// the effects of items pulled before (a work queue, or a channel that processing an
+    /// item feeds). `next()` may be slow, or run parallel work itself: a worker that finds
+    /// another calling `next()` waits for it, running other jobs of the pool meanwhile,
+    /// and keeps pulling while there are items. The one exception: a worker that took up
+    /// its part of the loop while waiting inside other parallel work stops waiting after a
+    /// while, and the workers that started their part from their idle loop (or the
+    /// caller's) pull the rest.
+    ///
+    /// A crawler whose channel is fed by the items it processes, ending when no item is
+    /// pending:
+    ///
+    /// ```
+    /// use std::sync::atomic::{AtomicUsize, Ordering};
+    /// use std::sync::mpsc::{channel, TryRecvError};
+    /// use weft::iter::ParallelBridge;
+    /// use weft::prelude::*;
+    ///
+    /// // Node i of a tree of 100 has children 2i + 1 and 2i + 2.
+    /// let (sender, receiver) = channel::<u64>();
+    /// let pending = &AtomicUsize::new(1);
+    /// sender.send(0).unwrap();
+    /// let source = std::iter::from_fn(move || loop {
+    ///     match receiver.try_recv() {
+    ///         Ok(node) => return Some(node),
+    ///         Err(TryRecvError::Empty) if pending.load(Ordering::SeqCst) > 0 => {
+    ///             std::thread::yield_now()
+    ///         }
+    ///         Err(_) => return None,
+    ///     }
+    /// });
+    /// let visited = source
+    ///     .par_bridge()
+    ///     .map_with(sender, |sender, node| {
+    ///         for child in [2 * node + 1, 2 * node + 2].into_iter().filter(|&c| c < 100) {
+    ///             pending.fetch_add(1, Ordering::SeqCst);
+    ///             sender.send(child).unwrap();
+    ///         }
+    ///         pending.fetch_sub(1, Ordering::SeqCst);
+    ///     })
+    ///     .count();
+    /// assert_eq!(visited, 100);
     /// ```
     fn par_bridge(self) -> IterBridge<Self>;
 }
@@ -91,18 +172,26 @@ where
     type Item = I::Item;
 
     fn drive_unindexed<C: UnindexedConsumer<I::Item>>(self, consumer: C) -> C::Result {
+        let workers = worker_count();
+        let one_worker = workers == 1;
         let shared = Shared {
-            iter: Mutex::new(Some(self.iter)),
-            splits_left: AtomicUsize::new(worker_count()),
+            iter: PullLock::new(self.iter),
+            // A piece per worker, and one to spare for a worker whose piece ends early. With
+            // one worker, one piece.
+            splits_left: AtomicUsize::new(if one_worker { 0 } else { workers }),
+            one_worker,
         };
         bridge_unindexed(BridgeProducer { shared: &shared }, consumer)
     }
 }
 
-/// The iterator (`None` once exhausted) and how many more pieces may be made.
+/// What the pieces of one bridge share.
 struct Shared<I> {
-    iter: Mutex<Option<I>>,
+    iter: PullLock<I>,
+    /// How many more pieces may be split off.
     splits_left: AtomicUsize,
+    /// The pool has one worker: the one piece holds the lock throughout.
+    one_worker: bool,
 }
 
 struct BridgeProducer<'s, I> {
@@ -133,74 +222,175 @@ where
         }
     }
 
-    fn fold_with<F: Folder<I::Item>>(self, mut folder: F) -> F {
-        let mut batch: Vec<I::Item> = Vec::new();
-        let mut size = 1;
-        // One clock read per batch: each batch's end is the next one's start.
-        let mut start = Instant::now();
-        while !folder.full() {
-            let more = self.pull(&mut batch, size);
-            if batch.is_empty() {
-                break;
-            }
-            folder = folder.consume_iter(batch.drain(..));
-            if !more {
-                break;
-            }
-            let end = Instant::now();
-            size = next_batch_size(size, end.saturating_duration_since(start));
-            start = end;
+    fn fold_with<F: Folder<I::Item>>(self, folder: F) -> F {
+        let Some(_running) = RunningPiece::enter(self.shared) else {
+            // Nested in another piece of this bridge on this thread: see the module doc.
+            return folder;
+        };
+        if self.shared.one_worker {
+            fold_holding(&self.shared.iter, folder)
+        } else {
+            fold_pulling(&self.shared.iter, folder)
         }
-        folder
     }
 }
 
-/// The size of the batch after one of `size` items that took `took` to pull and process.
-fn next_batch_size(size: usize, took: Duration) -> usize {
-    if took < BATCH_TIME / 2 {
-        (size * 2).min(MAX_BATCH)
-    } else if took > BATCH_TIME * 2 {
-        (size / 2).max(1)
-    } else {
-        size
-    }
+thread_local! {
+    /// The bridges (the addresses of their `Shared`) that have a piece running on this
+    /// thread, innermost last.
+    static RUNNING: RefCell<Vec<usize>> = const { RefCell::new(Vec::new()) };
 }
 
-impl<I: Iterator> BridgeProducer<'_, I> {
-    /// Pulls up to `size` items into `batch` under one lock. False when there will be no
-    /// more: the iterator is exhausted (it then yielded fewer), or the lock stayed busy
-    /// (then the current holder carries on; see the module doc).
-    fn pull(&self, batch: &mut Vec<I::Item>, size: usize) -> bool {
-        for attempt in 0..LOCK_ATTEMPTS_BEFORE_GIVING_UP {
-            match self.shared.iter.try_lock() {
-                Ok(mut guard) => return pull_or_exhaust(&mut guard, batch, size),
-                // A panic in `next()` poisoned the lock; it propagates through the holder's
-                // join, so this piece just stops.
-                Err(TryLockError::Poisoned(_)) => return false,
-                Err(TryLockError::WouldBlock) => pause(attempt),
+/// Marks a piece of a bridge as running on this thread, until dropped.
+struct RunningPiece {
+    bridge: usize,
+}
+
+impl RunningPiece {
+    /// Marks a piece of `shared`'s bridge as running here; `None` if one already is. A
+    /// `Shared` lives until all its pieces have returned, so its address names one bridge.
+    fn enter<I>(shared: &Shared<I>) -> Option<Self> {
+        let bridge = shared as *const Shared<I> as usize;
+        RUNNING.with_borrow_mut(|running| {
+            if running.contains(&bridge) {
+                return None;
             }
-        }
-        false
+            running.push(bridge);
+            Some(RunningPiece { bridge })
+        })
     }
 }
 
-/// Moves up to `size` items of the iterator in `slot` into `batch`; if it yields fewer, it
-/// is exhausted and dropped. Whether it may yield more.
-fn pull_or_exhaust<I: Iterator>(
-    slot: &mut Option<I>,
-    batch: &mut Vec<I::Item>,
-    size: usize,
-) -> bool {
-    let Some(iter) = slot.as_mut() else {
-        return false;
+impl Drop for RunningPiece {
+    fn drop(&mut self) {
+        // Pieces on one thread nest, so they end innermost first, unwinding or not.
+        let last = RUNNING.with_borrow_mut(Vec::pop);
+        debug_assert_eq!(last, Some(self.bridge));
+    }
+}
+
+/// The one piece of a one-worker pool: no other thread pulls, so it holds the lock while it
+/// processes items, calling `next()` once per item consumed. A panic while holding leaves
+/// the lock done (`Hold`).
+fn fold_holding<I: Iterator, F: Folder<I::Item>>(lock: &PullLock<I>, mut folder: F) -> F {
+    let mut hold = match lock.try_hold() {
+        Ok(hold) => hold,
+        // Only a piece on this same thread could hold it, and a second piece there ends at
+        // once: not expected, but pulling one item per lock is right whatever happens.
+        Err(Pull::Held) => return fold_pulling(lock, folder),
+        Err(_) => return folder,
     };
-    let before = batch.len();
-    batch.extend(iter.by_ref().take(size));
-    if batch.len() - before < size {
-        *slot = None;
-        return false;
+    while !folder.full() {
+        match hold.next() {
+            Some(item) => folder = folder.consume(item),
+            None => break,
+        }
     }
-    true
+    hold.release();
+    folder
+}
+
+/// A piece of a pool of several workers: one item per lock, waiting as the module doc says.
+fn fold_pulling<I: Iterator, F: Folder<I::Item>>(lock: &PullLock<I>, mut folder: F) -> F {
+    let mut wait = LockWait::new();
+    while !folder.full() {
+        match lock.try_pull() {
+            Pull::Item(item) => {
+                wait.pulled();
+                // This piece may run long: let an idle worker take a piece still private to
+                // this thread.
+                offer_forks();
+                folder = folder.consume(item);
+            }
+            Pull::Held => {
+                if !wait.until_free(lock) {
+                    break;
+                }
+            }
+            Pull::Done => break,
+        }
+    }
+    folder
+}
+
+/// How one piece waits for the lock (see the module doc).
+struct LockWait {
+    /// When this piece first found the lock held since it last pulled an item.
+    since: Option<Instant>,
+    /// Whether this piece's next wait may start by spinning: its last pull found the lock
+    /// free at once. A piece that had to wait for its last item, on a lock other pieces
+    /// take in a tight loop, looks at the lock only between yields or sleeps, so that the
+    /// puller keeps the cache line and runs at nearly its uncontended speed.
+    spin: bool,
+    /// Whether this piece runs inside a wait of its worker: asked at its first long wait.
+    inside_a_wait: Option<bool>,
+}
+
+impl LockWait {
+    fn new() -> Self {
+        LockWait {
+            since: None,
+            spin: true,
+            inside_a_wait: None,
+        }
+    }
+
+    /// An item was pulled: the next wait starts afresh.
+    #[inline]
+    fn pulled(&mut self) {
+        self.spin = self.since.is_none();
+        self.since = None;
+    }
+
+    /// Waits until the lock no longer looks held: true, the caller tries again. False if the
+    /// piece should end instead: it runs inside a wait of its worker and has waited
+    /// [`NESTED_PATIENCE`] since it last pulled an item.
+    #[cold]
+    fn until_free<I: Iterator>(&mut self, lock: &PullLock<I>) -> bool {
+        let since = match self.since {
+            Some(since) => since,
+            None => {
+                let now = Instant::now();
+                self.since = Some(now);
+                if self.spin && spin_until_free(lock) {
+                    return true;
+                }
+                now
+            }
+        };
+        let patient = !*self.inside_a_wait.get_or_insert_with(inside_a_wait);
+        loop {
+            let waited = since.elapsed();
+            if !patient && waited >= NESTED_PATIENCE {
+                return false;
+            }
+            offer_forks();
+            if !help_busy_pool() {
+                if waited < YIELD_FOR {
+                    thread::yield_now();
+                } else {
+                    thread::sleep((waited / 16).clamp(MIN_SLEEP, MAX_SLEEP));
+                }
+            }
+            if !lock.is_held() {
+                return true;
+            }
+        }
+    }
+}
+
+/// Spins a few microseconds for the lock: round `r` pauses `2^r` times between two loads of
+/// the lock word. Whether it came free.
+fn spin_until_free<I: Iterator>(lock: &PullLock<I>) -> bool {
+    for round in 0..SPIN_ROUNDS {
+        for _ in 0..1u32 << round {
+            spin_loop();
+        }
+        if !lock.is_held() {
+            return true;
+        }
+    }
+    false
 }
 
 #[cfg(test)]
@@ -264,21 +454,83 @@ mod tests {
         }
     }
 
-    /// Batches grow on cheap items and shrink on slow ones: `next_batch_size` doubles up to
-    /// `MAX_BATCH` below half of `BATCH_TIME` and halves down to one above twice it.
+    /// A piece marks its bridge as running on its thread: a second piece of the same bridge
+    /// there is refused until the first ends, a piece of another bridge is not.
     #[test]
-    fn batches_follow_the_time_they_take() {
-        let fast = BATCH_TIME / 4;
-        let slow = BATCH_TIME * 4;
-        assert_eq!(next_batch_size(1, fast), 2);
-        assert_eq!(next_batch_size(MAX_BATCH, fast), MAX_BATCH);
-        assert_eq!(next_batch_size(8, BATCH_TIME), 8);
-        assert_eq!(next_batch_size(8, slow), 4);
-        assert_eq!(next_batch_size(1, slow), 1);
+    fn a_second_piece_of_a_bridge_on_one_thread_is_refused() {
+        let shared = |n: u32| Shared {
+            iter: PullLock::new(0..n),
+            splits_left: AtomicUsize::new(0),
+            one_worker: false,
+        };
+        let (first, second) = (shared(1), shared(2));
+        let outer = RunningPiece::enter(&first).expect("nothing runs yet");
+        assert!(RunningPiece::enter(&first).is_none());
+        let other = RunningPiece::enter(&second).expect("another bridge");
+        assert!(RunningPiece::enter(&second).is_none());
+        drop(other);
+        drop(outer);
+        assert!(RunningPiece::enter(&first).is_some());
+        // On another thread, nothing of this one's runs.
+        thread::scope(|scope| {
+            let _mine = RunningPiece::enter(&first).unwrap();
+            scope.spawn(|| assert!(RunningPiece::enter(&first).is_some()));
+        });
     }
 
-    /// An endless source stops once the consumer is full, batches or not, and a source
-    /// whose `next()` ends mid-batch hands out every item once.
+    thread_local! {
+        /// Set while this thread holds an item pulled by `Watched` that no consumer saw yet.
+        static HOLDING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    }
+
+    /// `0..end`, checking that the thread calling `next()` holds no item it pulled before.
+    struct Watched {
+        next: u32,
+        end: u32,
+    }
+
+    impl Iterator for Watched {
+        type Item = u32;
+
+        fn next(&mut self) -> Option<u32> {
+            assert!(
+                !HOLDING.get(),
+                "next() called while holding an unprocessed item"
+            );
+            if self.next == self.end {
+                return None;
+            }
+            HOLDING.set(true);
+            self.next += 1;
+            Some(self.next - 1)
+        }
+    }
+
+    #[test]
+    fn no_piece_calls_next_while_it_holds_an_item() {
+        for threads in [1, 2, 8] {
+            let pool = ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            let sum: u64 = pool.install(|| {
+                Watched {
+                    next: 0,
+                    end: 20_000,
+                }
+                .par_bridge()
+                .map(|x| {
+                    HOLDING.set(false);
+                    u64::from(x)
+                })
+                .sum()
+            });
+            assert_eq!(sum, 20_000 * 19_999 / 2, "{threads} threads");
+        }
+    }
+
+    /// An endless source stops once the consumer is full, and every item of a finite one
+    /// arrives once.
     #[test]
     fn an_endless_source_stops_when_the_search_is_done() {
         for threads in [1, 2, 3] {

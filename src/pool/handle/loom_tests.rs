@@ -8,7 +8,7 @@ use std::task::{Poll, Wake, Waker};
 use loom::sync::atomic::{AtomicUsize, Ordering};
 use loom::sync::Arc;
 
-use super::slot::Slot;
+use super::slot::{Completion, Slot};
 use crate::pool::job::JobResult;
 use crate::sync::thread;
 
@@ -48,7 +48,10 @@ fn loom_a_registered_waker_is_woken_once_and_a_replaced_one_never() {
             thread::spawn(move || {
                 assert!(slot.claim());
                 // SAFETY: this thread won the claim.
-                assert!(unsafe { slot.complete(JobResult::Ok(42)) }.is_none());
+                assert!(matches!(
+                    unsafe { slot.complete(JobResult::Ok(42)) },
+                    Completion::Delivered
+                ));
             })
         };
         let (first, first_waker) = counting_waker();
@@ -94,7 +97,10 @@ fn loom_join_and_the_queue_run_the_task_exactly_once() {
                 if slot.claim() {
                     runs.fetch_add(1, Ordering::SeqCst);
                     // SAFETY: this thread won the claim.
-                    assert!(unsafe { slot.complete(JobResult::Ok(7)) }.is_none());
+                    assert!(matches!(
+                        unsafe { slot.complete(JobResult::Ok(7)) },
+                        Completion::Delivered
+                    ));
                 }
             })
         };

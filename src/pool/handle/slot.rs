@@ -43,6 +43,7 @@ use std::mem;
 use std::task::{Poll, Waker};
 
 use super::super::job::JobResult;
+use super::super::unwind::{self, PanicPayload};
 use crate::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use crate::sync::thread;
 use crate::sync::UnsafeCell;
@@ -51,6 +52,17 @@ const CLAIMED: usize = 1 << 0;
 const COMPLETE: usize = 1 << 1;
 const HAS_WAKER: usize = 1 << 2;
 const DETACHED: usize = 1 << 3;
+
+/// What [`Slot::complete`] leaves to its caller.
+pub(crate) enum Completion<T> {
+    /// The handle has the result, or will take it; its waker, if any, was woken.
+    Delivered,
+    /// The handle is gone: the caller disposes of the result.
+    Detached(JobResult<T>),
+    /// The handle's waker panicked when woken: the caller delivers the panic (the result is
+    /// the handle's, as for `Delivered`).
+    WakerPanicked(PanicPayload),
+}
 
 /// The result of a task, its waker, and the state word that orders them (see the module doc).
 pub(crate) struct Slot<T> {
@@ -86,12 +98,12 @@ impl<T> Slot<T> {
         self.state.load(Ordering::Acquire) & COMPLETE != 0
     }
 
-    /// Stores the result and wakes the handle's waker, if any. Returns the result back if
-    /// the handle is gone (detached): the caller disposes of it.
+    /// Stores the result and wakes the handle's waker, if any. What is left to the caller:
+    /// the result if the handle is gone, the waker's panic if waking it panicked.
     ///
     /// # Safety
     /// Only the thread that won [`claim`](Self::claim) calls this, once.
-    pub(crate) unsafe fn complete(&self, result: JobResult<T>) -> Option<JobResult<T>> {
+    pub(crate) unsafe fn complete(&self, result: JobResult<T>) -> Completion<T> {
         // SAFETY: nobody reads `result` before `COMPLETE` is set, and only the claimer
         // writes it (this function's contract).
         self.result.with_mut(|slot| unsafe { *slot = result });
@@ -100,20 +112,25 @@ impl<T> Slot<T> {
         if old & DETACHED != 0 {
             // SAFETY: the handle is gone (it set DETACHED before our COMPLETE, so it did not
             // see the result): we are the only one left to touch it.
-            return Some(self.result.with_mut(|slot| unsafe { take(slot) }));
+            let result = self.result.with_mut(|slot| unsafe { take(slot) });
+            return Completion::Detached(result);
         }
         if old & HAS_WAKER != 0 {
             // SAFETY: HAS_WAKER was set before COMPLETE, so the handle will not write the
             // waker again (it must clear HAS_WAKER first, and that RMW now returns COMPLETE);
             // our Acquire saw the write that preceded its Release of HAS_WAKER.
-            self.waker.with(|waker| {
+            let woken = self.waker.with(|waker| {
                 // SAFETY: a shared read; see above for why no write can overlap it.
-                if let Some(waker) = unsafe { &*waker } {
-                    waker.wake_by_ref();
-                }
+                let waker = unsafe { &*waker };
+                // The waker is user code: its panic must not unwind through the completer
+                // (a worker). The result is the handle's all the same.
+                unwind::halt_unwinding(|| waker.as_ref().map(Waker::wake_by_ref))
             });
+            if let Err(payload) = woken {
+                return Completion::WakerPanicked(payload);
+            }
         }
-        None
+        Completion::Delivered
     }
 
     /// The handle's poll: the result if it is ready, else registers `waker` (replacing an
