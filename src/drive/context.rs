@@ -131,6 +131,7 @@ fn encode(limit: u32) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::{scope, ThreadPoolBuilder};
 
     #[test]
     fn the_word_keeps_the_allowance_and_its_capped_fast_half() {
@@ -140,5 +141,55 @@ mod tests {
             assert_eq!(encode(100_000), (INLINE_CLAIM as u64 + 1) | 100_000 << 32);
         }
         assert_eq!(ALONE >> 32, u64::from(u32::MAX));
+    }
+
+    fn pool(threads: usize) -> crate::ThreadPool {
+        ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("pool")
+    }
+
+    #[test]
+    fn an_inline_limit_holds_for_the_work_that_set_it_and_not_for_jobs_run_meanwhile() {
+        // Outside any pool nothing is folded inline.
+        assert_eq!(inline(1), Inline::No);
+        // A pool of one folds everything inline, whatever the work.
+        let alone = pool(1).install(|| (inline(1 << 20), inline(0), fast_inline(1 << 20)));
+        assert_eq!(alone, (Inline::Alone, Inline::Alone, Inline::Alone));
+        let pool = pool(2);
+        let (before, inside, fast_inside, longer, in_job, after_job, after) = pool.install(|| {
+            let before = inline(10);
+            let limit = InlineLimit::set(100);
+            let inside = inline(100);
+            let fast_inside = fast_inline(99);
+            let longer = inline(101);
+            // A job spawned here runs from a queue (on this worker while the scope waits, or
+            // on the other one): it starts without the limit.
+            let mut in_job = None;
+            scope(|s| s.spawn(|_| in_job = Some(inline(10))));
+            let after_job = inline(100);
+            drop(limit);
+            (
+                before,
+                inside,
+                fast_inside,
+                longer,
+                in_job,
+                after_job,
+                inline(10),
+            )
+        });
+        assert_eq!(before, Inline::No);
+        assert_eq!(inside, Inline::Nested);
+        assert_eq!(fast_inside, Inline::Nested);
+        assert_eq!(longer, Inline::No);
+        assert_eq!(in_job, Some(Inline::No));
+        assert_eq!(after_job, Inline::Nested, "the limit is back after the job");
+        assert_eq!(
+            after,
+            Inline::No,
+            "dropping the guard restores the limit before it"
+        );
     }
 }

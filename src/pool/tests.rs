@@ -246,36 +246,3 @@ fn a_worker_falling_idle_during_a_long_a_takes_b() {
     });
     assert!(a, "b never ran while a waited");
 }
-
-#[test]
-fn an_inline_limit_holds_for_the_work_that_set_it_and_not_for_jobs_run_meanwhile() {
-    // Outside any pool nothing is folded inline.
-    assert_eq!(fold_inline(1), Inline::No);
-    // A pool of one folds everything inline, whatever the work.
-    let alone = pool(1).install(|| (fold_inline(1 << 20), fold_inline(0)));
-    assert_eq!(alone, (Inline::Alone, Inline::Alone));
-    let pool = pool(2);
-    let (before, inside, longer, in_job, after_job, after) = pool.install(|| {
-        let before = fold_inline(10);
-        let limit = InlineLimit::set(100);
-        let inside = fold_inline(100);
-        let longer = fold_inline(101);
-        // A job spawned here runs from a queue (on this worker while the scope waits, or
-        // on the other one): it starts without the limit.
-        let mut in_job = None;
-        scope(|s| s.spawn(|_| in_job = Some(fold_inline(10))));
-        let after_job = fold_inline(100);
-        drop(limit);
-        (before, inside, longer, in_job, after_job, fold_inline(10))
-    });
-    assert_eq!(before, Inline::No);
-    assert_eq!(inside, Inline::Nested);
-    assert_eq!(longer, Inline::No);
-    assert_eq!(in_job, Some(Inline::No));
-    assert_eq!(after_job, Inline::Nested, "the limit is back after the job");
-    assert_eq!(
-        after,
-        Inline::No,
-        "dropping the guard restores the limit before it"
-    );
-}
