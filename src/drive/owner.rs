@@ -85,11 +85,6 @@ impl<'h> Owner<'h> {
         }
     }
 
-    /// Whether a thief could take something from what the owner has not claimed.
-    pub(super) fn worth_stealing(&self) -> bool {
-        self.cursor.worth_stealing()
-    }
-
     pub(super) fn cursor(&self) -> &OwnerCursor {
         &self.cursor
     }

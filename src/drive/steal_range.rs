@@ -104,11 +104,6 @@ impl ChunkLimits {
         self.min_len
     }
 
-    /// The longest chunk an owner claims (but see [`fit_claim`](Self::fit_claim)).
-    pub(crate) fn max_len(&self) -> usize {
-        self.max_len as usize
-    }
-
     /// The claim to make when `len` items (at least `min_len`, at most `rest`) are wanted and
     /// `rest` are left: `len`, unless that would leave a crumb of fewer than `min_len`; then
     /// either exactly `min_len` are left (if the claim stays at least `min_len`), or the
@@ -387,13 +382,6 @@ impl OwnerCursor {
     #[inline]
     pub(crate) fn is_exhausted(&self) -> bool {
         self.remaining() == 0
-    }
-
-    /// Whether the producer caps chunks (`with_max_len`). The driver then gives each chunk a
-    /// folder of its own, so that no folder sees more than `max_len` items, as no job does in
-    /// Rayon: `fold`'s accumulators and `map_init`'s `init` calls come one per chunk.
-    pub(crate) fn chunks_capped(&self) -> bool {
-        self.limits.is_capped()
     }
 
     /// Whether a thief could take something from what is left (at least `min_len` items

@@ -52,7 +52,6 @@ pub use thread_builder::ThreadBuilder;
 pub use thread_pool::{ThreadPool, ThreadPoolBuildError, ThreadPoolBuilder};
 pub(crate) use trace::{
     any_pool_records, trace_claim, trace_fold, trace_loop_here, trace_range_steal,
-    trace_whole_loop_cold,
 };
 
 use worker::WorkerThread;

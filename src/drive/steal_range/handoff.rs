@@ -116,15 +116,9 @@ impl<T: SplitAt> Handoff<T> {
 
     /// Owner: whether a thief took part of the range since the owner last looked (see
     /// `StealRange::peek_steal`).
-    #[inline]
+    #[cfg(test)]
     pub(crate) fn peek_steal(&self, cursor: &mut OwnerCursor) -> bool {
         self.range.peek_steal(cursor)
-    }
-
-    /// Owner: no thief may start on what is left (see `StealRange::close`); the value left
-    /// in the slot is dropped with the `Handoff`.
-    pub(crate) fn close(&self) {
-        self.range.close();
     }
 
     /// True once every index has been claimed (pieces may still be on their way out).

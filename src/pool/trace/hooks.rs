@@ -136,20 +136,6 @@ pub(crate) fn trace_fold<P: Position, R>(len: P, fold: impl FnOnce() -> R) -> R 
     }
 }
 
-/// `fold` folds the items `rel` (positions within the current range): a claim folded at
-/// once, recorded as one loop piece.
-#[inline]
-pub(crate) fn trace_piece<P: Position, R>(rel: Range<P>, fold: impl FnOnce() -> R) -> R {
-    if any_pool_records() {
-        let rel = positions(rel);
-        let len = rel.len();
-        claim_cold(rel);
-        traced!(begin_fold(len), fold())
-    } else {
-        fold()
-    }
-}
-
 /// A loop folded here and now, with no range of its own (on a pool of one worker, or nested
 /// in an owner's cheap items): `op` runs it, recorded as a loop of the current worker like
 /// one started by `on_a_worker`.
@@ -160,28 +146,6 @@ pub(crate) fn trace_loop_here<R>(op: impl FnOnce() -> R) -> R {
     } else {
         op()
     }
-}
-
-/// A loop folded whole here and now ([`trace_loop_here`] of one [`trace_piece`] over
-/// `0..len`), with one look at the flag.
-#[inline(always)]
-pub(crate) fn trace_whole_loop_here<R>(len: usize, fold: impl FnOnce() -> R) -> R {
-    if any_pool_records() {
-        trace_whole_loop_cold(len, fold)
-    } else {
-        fold()
-    }
-}
-
-/// [`trace_whole_loop_here`] once [`any_pool_records`] said yes: records `fold` as a loop of one
-/// piece of the current worker, if it belongs to a pool that records.
-#[cold]
-#[inline(never)]
-pub(crate) fn trace_whole_loop_cold<R>(len: usize, fold: impl FnOnce() -> R) -> R {
-    traced!(begin_range(), {
-        claim_cold(0..len);
-        traced!(begin_fold(len), fold())
-    })
 }
 
 /// Inside a "steal me" job: the thief took `rel` of the victim's range (positions within

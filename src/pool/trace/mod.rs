@@ -86,8 +86,8 @@ use std::time::Duration;
 use super::PoolStats;
 
 pub(crate) use hooks::{
-    any_pool_records, trace_claim, trace_fold, trace_loop_here, trace_origin, trace_piece,
-    trace_range_steal, trace_stolen_from, trace_whole_loop_cold, trace_whole_loop_here,
+    any_pool_records, trace_claim, trace_fold, trace_loop_here, trace_origin, trace_range_steal,
+    trace_stolen_from,
 };
 pub(crate) use pool_trace::{write_at_exit, PoolTrace, TraceConfig, DEFAULT_CAPACITY};
 pub(crate) use writer::TraceWriter;
