@@ -155,7 +155,7 @@ mod tests {
         // Outside any pool nothing is folded inline.
         assert_eq!(inline(1), Inline::No);
         // A pool of one folds everything inline, whatever the work.
-        let alone = pool(1).install(|| (inline(1 << 20), inline(0), fast_inline(1 << 20)));
+        let alone = pool(1).install(|| (inline(1 << 20), inline(0), fast_inline(INLINE_CLAIM)));
         assert_eq!(alone, (Inline::Alone, Inline::Alone, Inline::Alone));
         let pool = pool(2);
         let (before, inside, fast_inside, longer, in_job, after_job, after) = pool.install(|| {
