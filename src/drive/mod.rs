@@ -109,7 +109,7 @@ fn fold_indexed<P: Producer, F: Folder<P::Item>>(producer: P, len: usize, folder
 /// Rayon's leaves do: the blocks of [`fold_indexed`] are there only for a search's stop
 /// flag, and each block after the first starts from an accumulator its loop cannot see
 /// (`fold(|| vec![0u64; 256], ..)` kept a bounds check per item in every block but the
-/// first: 3.2 instructions per item over the sequential loop at 4 * 2^20 items, one thread).
+/// first).
 #[inline]
 fn fold_consumer<P: Producer, C: Consumer<P::Item>>(
     producer: P,
@@ -125,8 +125,7 @@ fn fold_consumer<P: Producer, C: Consumer<P::Item>>(
 
 /// Folds all of `producer` into `folder`: the sequential leaf loop. Kept out of line so that
 /// it is a small function of its own, into which LLVM inlines the user's closures; inlined
-/// into the (large) driver, the per-item closure call was left out of line (measured: 35
-/// instead of 28 instructions per item on the fine-grained benchmark at one thread).
+/// into the (large) driver, the per-item closure call was left out of line.
 #[inline(never)]
 fn fold_leaf<P: Producer, F: Folder<P::Item>>(producer: P, folder: F) -> F {
     producer.fold_with(folder)

@@ -394,10 +394,10 @@ impl<S> ThreadPoolBuilder<S> {
     /// parallel calls made from threads outside any pool, which allocate their result on the
     /// calling thread. Results never change; where the advice is unavailable, nothing happens.
     ///
-    /// The trade-off (README, "Huge pages"): a fresh 80 MB collect faults its pages in about
-    /// 4x faster, but with the kernel's common `defrag=madvise` setting a fault may stall to
-    /// compact memory (one took 201 ms), and pages the allocator keeps after the buffer is
-    /// freed keep the advice for whatever reuses them.
+    /// The trade-off (README, "Huge pages"): a fresh large collect faults its pages in
+    /// several times faster, but with the kernel's common `defrag=madvise` setting a fault
+    /// may stall while the kernel compacts memory, and pages the allocator keeps after the
+    /// buffer is freed keep the advice for whatever reuses them.
     ///
     /// ```
     /// use weft::prelude::*;
