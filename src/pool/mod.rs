@@ -30,7 +30,7 @@ mod spawn;
 mod stats;
 mod thread_builder;
 mod thread_pool;
-pub mod trace;
+pub(crate) mod trace; // the recording; `crate::trace` renders it
 mod unwind;
 mod worker;
 

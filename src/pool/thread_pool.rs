@@ -9,11 +9,12 @@ use std::sync::Arc;
 use super::registry::{self, Registry};
 use super::sleep::MAX_WORKERS;
 use super::thread_builder::{CustomSpawn, DefaultSpawn, ThreadBuilder, ThreadSpawn};
-use super::trace::{self, Trace, TraceConfig};
+use super::trace::{self, TraceConfig};
 use super::{
     broadcast, handle, isolate, scope, spawn, BroadcastContext, JoinHandle, PoolStats, Scope,
     ScopeFifo, Yield,
 };
+use crate::trace::Trace;
 
 /// Receives the payloads of panics in detached tasks.
 pub(crate) type PanicHandler = dyn Fn(Box<dyn Any + Send>) + Send + Sync;
@@ -901,7 +902,7 @@ impl ThreadPool {
     /// assert!(weft::ThreadPoolBuilder::new().trace(false).build().unwrap().take_trace().is_none());
     /// ```
     pub fn take_trace(&self) -> Option<Trace> {
-        self.registry.take_trace()
+        self.registry.take_trace().map(Trace::read)
     }
 
     /// A snapshot of the pool's statistics counters (see [`PoolStats`]).

@@ -42,8 +42,9 @@ pub(crate) struct Record {
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum What {
     Job(JobKind),
-    Piece {
-        loop_id: u64,
+    /// A part of a series: positions `first..end` of series `series`, run in one go.
+    Part {
+        series: u64,
         first: u64,
         end: u64,
     },
@@ -52,9 +53,11 @@ pub(crate) enum What {
         victim: u32,
     },
     Injected,
-    RangeSteal {
+    /// Positions `first..end` of worker `victim`'s series `series` were handed over to
+    /// this worker.
+    Handover {
         victim: u32,
-        loop_id: u64,
+        series: u64,
         first: u64,
         end: u64,
     },
@@ -240,8 +243,8 @@ impl TraceWriter {
             self.push(
                 fold.start,
                 self.now(),
-                What::Piece {
-                    loop_id: fold.loop_id,
+                What::Part {
+                    series: fold.loop_id,
                     first: fold.first,
                     end: fold.end,
                 },
@@ -309,9 +312,9 @@ impl TraceWriter {
         let origin = self.ctx.get().origin?;
         let first = origin.range.base + rel.start as u64;
         let end = origin.range.base + rel.end as u64;
-        self.mark(What::RangeSteal {
+        self.mark(What::Handover {
             victim: origin.worker,
-            loop_id: origin.range.loop_id,
+            series: origin.range.loop_id,
             first,
             end,
         });
