@@ -24,6 +24,7 @@ mod indexed; // indexed loops: the typed side (short path, start, offers, steal-
 mod owner; // the one owner loop, compiled once: claims, blocks, looks at the pool
 mod policy; // every tuning rule of the indexed driver, in one table
 mod steal_range; // lock-free work-stealing index range and its producer hand-off
+mod trace; // the driver's names for the pool's trace recording points
 
 pub(crate) use fixed_tree::{drive_with_grain, leaf_len, AskedMark};
 

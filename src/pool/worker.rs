@@ -206,10 +206,11 @@ impl WorkerThread {
         self.trace.as_ref()
     }
 
-    /// Runs `op`, which starts a parallel loop's range on this worker (see `pool/trace`).
+    /// Runs `op`, which starts a series on this worker (a trace's unit for a driver's run
+    /// of positions: see `pool/trace/writer.rs`).
     #[inline]
-    pub(crate) fn trace_range<R>(&self, op: impl FnOnce() -> R) -> R {
-        let _range = self.trace.as_ref().map(TraceWriter::enter_range);
+    pub(crate) fn trace_series<R>(&self, op: impl FnOnce() -> R) -> R {
+        let _series = self.trace.as_ref().map(TraceWriter::enter_series);
         op()
     }
 

@@ -15,7 +15,7 @@ mod ring;
 mod writer;
 
 pub(crate) use hooks::{
-    any_pool_records, trace_claim, trace_fold, trace_loop_here, trace_origin, trace_range_steal,
+    any_pool_records, trace_handover, trace_origin, trace_part, trace_reserve, trace_series_here,
     trace_stolen_from,
 };
 pub(crate) use pool_trace::{write_at_exit, PoolTrace, Recording, TraceConfig, DEFAULT_CAPACITY};
