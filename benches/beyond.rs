@@ -23,7 +23,7 @@
 //! - `scan_in_place`: `par_inclusive_scan_mut` on a 5·10^7 `Vec<u64>` against a sequential
 //!   in-place loop.
 //!
-//! `cargo bench --bench beyond` prints, per group, each contender's median time relative to
+//! `cargo bench --features bench-internals --bench beyond` prints, per group, each contender's median time relative to
 //! the best sequential contender's (the first one's, or the fastest median of
 //! `scan_fresh`'s two), fastest-call ratio in brackets; `WEFT_BENCH_ROUNDS`
 //! (default 20), `WEFT_BENCH_ONLY=scan_into,det_sum_f64` and `WEFT_BENCH_SMALL=1` (sizes / 100)
@@ -39,9 +39,7 @@ use std::time::{Duration, Instant};
 #[path = "interleave/mod.rs"]
 mod interleave;
 // The crate's own huge-page advice, for the best sequential fresh collect (as in iter.rs).
-#[allow(dead_code)]
-#[path = "../src/huge_pages.rs"]
-mod huge_pages;
+use weft::bench_internals::reserve_as_collect;
 
 /// One contender: its name and one call; the call returns the time of its measured part.
 type Contender<'a> = (String, Box<dyn FnMut() -> Duration + 'a>);
@@ -281,7 +279,7 @@ fn main() {
             "sequential-push".into(),
             Box::new(timed_fresh(move || {
                 let mut v = Vec::new();
-                huge_pages::reserve(&mut v, input.len());
+                reserve_as_collect(&mut v, input.len());
                 let mut acc = 0u64;
                 v.extend(black_box(input).iter().map(|&x| {
                     acc += x;

@@ -55,6 +55,13 @@ pub fn reserve_with_huge_page_advice<T>(vec: &mut Vec<T>, additional: usize) {
     crate::huge_pages::with_advice_on(|| crate::huge_pages::reserve(vec, additional));
 }
 
+/// `Vec::reserve`, plus the huge-page advice weft's own collect would give a fresh buffer of
+/// this size on this thread (`src/huge_pages.rs`: the pool's setting, or `WEFT_HUGE_PAGES`
+/// outside any pool): for a sequential baseline reserved as weft's collect reserves.
+pub fn reserve_as_collect<T>(vec: &mut Vec<T>, additional: usize) {
+    crate::huge_pages::reserve(vec, additional);
+}
+
 /// Process-wide: `true` sends indexed work to the split-in-half driver instead of the
 /// on-steal one, to compare the two (`benches/iter.rs`'s `weft-halving-*` rows).
 pub fn use_halving_for_indexed(halving: bool) {

@@ -3,8 +3,8 @@
 //! A large `collect` writes every byte of a buffer the allocator has just mapped, and the
 //! parallel stable sort does the same with its scratch buffer. The first touch of each 4 KiB
 //! page is a page fault, and on a virtual machine that hands freed memory back to its host
-//! a fault costs microseconds: 80 MB took 53 ms to fill on one thread here, 14 ms once the
-//! kernel backed the same buffer with 2 MiB pages (one fault per 512 pages). Linux does that
+//! a fault costs microseconds, and filling a large buffer is dominated by its faults until
+//! the kernel backs it with 2 MiB pages (one fault per 512 pages). Linux does that
 //! for a range that asks for it with `madvise(MADV_HUGEPAGE)` when transparent huge pages
 //! are enabled in `madvise` mode, which is the common default.
 //!
@@ -12,9 +12,8 @@
 //! buffer lies on: for a buffer that is a mapping of its own (glibc's, from 32 MiB on) that
 //! is exactly its mapping, which so stays one piece. Advice over part of a mapping splits it
 //! in two or three, and glibc's `realloc` then cannot move the buffer with `mremap` and
-//! copies it instead (measured: one `push` onto a full, advised 80 MB `Vec` took 47 ms when
-//! only the 2 MiB blocks inside it had been advised, 0.7 ms with its whole mapping advised,
-//! 0.3 ms with no advice). The kernel backs only the 2 MiB-aligned blocks inside the range
+//! copies it instead: one `push` onto a full buffer then copies all of it. The kernel backs
+//! only the 2 MiB-aligned blocks inside the range
 //! with huge pages, and faults a block in only when a byte of it is touched: memory nobody
 //! writes costs nothing, and a block written in part costs its whole 2 MiB. This changes
 //! which pages the kernel uses, never what the memory holds: where the call is unavailable
@@ -23,9 +22,9 @@
 //! **Off by default** (as in jemalloc, mimalloc and the JVM): with transparent huge pages in
 //! `madvise` mode the kernel's `defrag` setting is usually `madvise` too, so the first touch
 //! of an advised block may compact memory synchronously to find 2 MiB of contiguous pages
-//! (one fault took 201 ms here), and the advice stays on the memory after the buffer is
-//! freed if the allocator keeps the pages and hands them to other allocations, where a
-//! block faulted in for a few bytes costs 2 MiB. It is turned on per pool
+//! (a stall far longer than the fault it saves), and the advice stays on the memory after
+//! the buffer is freed if the allocator keeps the pages and hands them to other
+//! allocations, where a block faulted in for a few bytes costs 2 MiB. It is turned on per pool
 //! ([`ThreadPoolBuilder::huge_pages`](crate::ThreadPoolBuilder::huge_pages)) or for the
 //! whole process (`WEFT_HUGE_PAGES=1`); see [`enabled`] for which setting a thread uses.
 //!

@@ -138,9 +138,9 @@ pub mod slice; // ParallelSlice / ParallelSliceMut and parallel sorts
 pub mod str; // ParallelString (Rayon's `rayon::str`)
 pub mod string; // String's par_drain type (Rayon's `rayon::string`)
 mod sync; // std / loom facade
+pub mod trace; // a pool's recorded schedule, rendered as Chrome JSON and SVG
 pub mod vec; // Vec by value and par_drain (Rayon's `rayon::vec`)
 
-pub use pool::trace;
 pub use pool::{
     broadcast, current_num_threads, current_thread_has_pending_tasks, current_thread_index,
     in_place_scope, in_place_scope_fifo, isolate, join, join_context, max_num_threads, scope,

@@ -1,13 +1,13 @@
 //! The on-steal driver's block clock: a cheap timestamp and the time between two of them.
 //!
 //! An owner reads the clock before its first block and after each block
-//! (`on_steal::Owner::fold_chunk`), so a small parallel loop pays for at least two reads. `Instant::now`
-//! costs about 33 ns on the 2-core VM we measure on (`clock_gettime` through the vDSO, with
-//! its seqlock and scaling); the `rdtsc` instruction under it costs about 12 ns. On x86-64
-//! with an invariant TSC (a constant rate, ticking in every power state) the clock is the
-//! raw TSC, converted to nanoseconds with a factor measured once per process against
-//! `Instant` over 20 µs; elsewhere it is `Instant`. The times only size blocks and claims
-//! (`OwnerCursor::block_took`), so a factor a fraction of a percent off, or a TSC that
+//! (`owner::fold_in_blocks`), so a small parallel loop pays for at least two reads.
+//! `Instant::now` goes through `clock_gettime` in the vDSO (a seqlock, a TSC read and a
+//! scaling), so it costs several times the `rdtsc` instruction under it. On x86-64 with an
+//! invariant TSC (a constant rate, ticking in every power state) the clock is the raw TSC,
+//! converted to nanoseconds with a factor measured once per process against `Instant` over
+//! a short spin; elsewhere it is `Instant`. The times only size blocks and claims
+//! (`policy::Pace::block_took`), so a factor a fraction of a percent off, or a TSC that
 //! differs a little between cores, only shifts a heuristic: nothing depends on it for
 //! correctness.
 

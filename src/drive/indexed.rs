@@ -30,11 +30,11 @@ use super::policy::{self, Start, INLINE_CLAIM};
 use super::steal_range::{
     Chunk, ChunkLimits, Handoff, OwnerCursor, SplitAt, StealRange, MAX_RANGE_LEN,
 };
+use super::trace::{trace_loop_here, trace_range_steal};
 use super::{fixed_tree, fold_indexed};
 use crate::plumbing::{Consumer, Folder, Producer, Reducer};
 use crate::pool::{
-    anyone_idle, current_num_threads, join_here_erased, on_a_worker, record_event, trace_loop_here,
-    trace_range_steal, Event, FnContext,
+    anyone_idle, current_num_threads, join_here_erased, on_a_worker, record_event, Event, FnContext,
 };
 
 /// Runs `consumer` over the `len` items of `producer`. The short path, small enough to

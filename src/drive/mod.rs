@@ -24,6 +24,7 @@ mod indexed; // indexed loops: the typed side (short path, start, offers, steal-
 mod owner; // the one owner loop, compiled once: claims, blocks, looks at the pool
 mod policy; // every tuning rule of the indexed driver, in one table
 mod steal_range; // lock-free work-stealing index range and its producer hand-off
+mod trace; // the driver's names for the pool's trace recording points
 
 pub(crate) use fixed_tree::{drive_with_grain, leaf_len, AskedMark};
 
@@ -109,7 +110,7 @@ fn fold_indexed<P: Producer, F: Folder<P::Item>>(producer: P, len: usize, folder
 /// Rayon's leaves do: the blocks of [`fold_indexed`] are there only for a search's stop
 /// flag, and each block after the first starts from an accumulator its loop cannot see
 /// (`fold(|| vec![0u64; 256], ..)` kept a bounds check per item in every block but the
-/// first: 3.2 instructions per item over the sequential loop at 4 * 2^20 items, one thread).
+/// first).
 #[inline]
 fn fold_consumer<P: Producer, C: Consumer<P::Item>>(
     producer: P,
@@ -125,8 +126,7 @@ fn fold_consumer<P: Producer, C: Consumer<P::Item>>(
 
 /// Folds all of `producer` into `folder`: the sequential leaf loop. Kept out of line so that
 /// it is a small function of its own, into which LLVM inlines the user's closures; inlined
-/// into the (large) driver, the per-item closure call was left out of line (measured: 35
-/// instead of 28 instructions per item on the fine-grained benchmark at one thread).
+/// into the (large) driver, the per-item closure call was left out of line.
 #[inline(never)]
 fn fold_leaf<P: Producer, F: Folder<P::Item>>(producer: P, folder: F) -> F {
     producer.fold_with(folder)

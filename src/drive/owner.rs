@@ -25,9 +25,8 @@ use super::clock::{self, Stamp};
 use super::context::InlineLimit;
 use super::policy::{Pace, Start};
 use super::steal_range::{Chunk, ChunkLimits, OwnerCursor, StealRange};
-use crate::pool::{
-    idle_worker_needs_work, offer_forks, publish_fork, record_event, trace_claim, trace_fold, Event,
-};
+use super::trace::{trace_claim, trace_fold};
+use crate::pool::{idle_worker_needs_work, offer_forks, publish_fork, record_event, Event};
 
 /// The typed side of a loop, as the owner loop sees it: the producer and consumer pieces
 /// the owner holds.

@@ -290,8 +290,7 @@ impl StealRange {
     ///
     /// Rounded up because the owner is also folding a chunk it claimed before: of 7 items
     /// left beside an owner part-way through its eighth, 4 for the thief and 3 for the owner
-    /// end closer together than 3 and 4 (sequential loops of 8 and 12 items of 1.1-1.4 µs
-    /// at 2 threads: 3-4% less time per loop; no change at 16 or more items).
+    /// end closer together than 3 and 4.
     pub(crate) fn steal_half(&self) -> Option<Range<u32>> {
         // ORDERING: Relaxed: a stale value only makes the CAS below fail (see the table).
         let mut current = self.word.load(Ordering::Relaxed);

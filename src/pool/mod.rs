@@ -30,7 +30,7 @@ mod spawn;
 mod stats;
 mod thread_builder;
 mod thread_pool;
-pub mod trace;
+pub(crate) mod trace; // the recording; `crate::trace` renders it
 mod unwind;
 mod worker;
 
@@ -51,7 +51,7 @@ pub use stats::PoolStats;
 pub use thread_builder::ThreadBuilder;
 pub use thread_pool::{ThreadPool, ThreadPoolBuildError, ThreadPoolBuilder};
 pub(crate) use trace::{
-    any_pool_records, trace_claim, trace_fold, trace_loop_here, trace_range_steal,
+    any_pool_records, trace_handover, trace_part, trace_reserve, trace_series_here,
 };
 
 use worker::WorkerThread;
@@ -94,7 +94,7 @@ pub fn current_thread_has_pending_tasks() -> Option<bool> {
 
 /// Runs `op` on a worker thread: right here if this thread is one, else on the global pool,
 /// blocking until it is done (as `join` from outside a pool would). For a driver starting
-/// to run a range of a parallel loop: a trace counts it as one (`pool/trace`).
+/// a run of positions: a trace records it as a series (`pool/trace/writer.rs`).
 ///
 /// Compiled once for every caller: `op` is reached through a `&mut dyn FnMut` (called once),
 /// so that a loop type compiles one small closure, not the two paths of `in_worker`.
@@ -111,7 +111,7 @@ pub(crate) fn on_a_worker<R: Send>(op: impl FnOnce() -> R + Send) -> R {
 /// The one `on_a_worker` instance behind every caller.
 #[inline(never)]
 fn on_a_worker_dyn(op: &mut (dyn FnMut() + Send)) {
-    registry::in_worker(|worker, _| worker.trace_range(op));
+    registry::in_worker(|worker, _| worker.trace_series(op));
 }
 
 /// Counts `event` in the current worker's statistics (nothing outside a pool).

@@ -17,7 +17,7 @@ use super::sleep::Sleep;
 use super::stats::{PoolStats, WorkerStats};
 use super::thread_builder::{Arrival, ThreadBuilder, ThreadSpawn};
 use super::thread_pool::{PanicHandler, ThreadPoolBuildError, ThreadPoolBuilder};
-use super::trace::{self, JobKind, PoolTrace, Trace};
+use super::trace::{self, JobKind, PoolTrace, Recording};
 use super::unwind::{self, PanicPayload};
 use super::worker::WorkerThread;
 use crate::sync::atomic::{AtomicUsize, Ordering};
@@ -305,7 +305,7 @@ impl Registry {
     }
 
     /// What the workers recorded since the previous call; `None` if the pool does not record.
-    pub(crate) fn take_trace(&self) -> Option<Trace> {
+    pub(crate) fn take_trace(&self) -> Option<Recording> {
         Some(self.trace.as_ref()?.take(|| self.stats()))
     }
 

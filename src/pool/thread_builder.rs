@@ -197,7 +197,7 @@ impl fmt::Debug for ThreadBuilder {
 ///
 /// Without it, an owner that looks at a fresh pool sees nobody idle while the other
 /// threads are still starting, keeps its first loop private, and a loop of a few slow items
-/// runs on one worker (a new pool of 2, two items of 50 ms: 100 ms in 8 of 10 fresh pools).
+/// runs on one worker.
 /// Counted as idle, the starting worker is offered work as if it were already looking, and
 /// takes it when it does. Only for threads known to start at once: a publisher skips waking
 /// a sleeper while enough workers are idle and awake, and a worker whose spawn handler runs

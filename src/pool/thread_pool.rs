@@ -9,11 +9,12 @@ use std::sync::Arc;
 use super::registry::{self, Registry};
 use super::sleep::MAX_WORKERS;
 use super::thread_builder::{CustomSpawn, DefaultSpawn, ThreadBuilder, ThreadSpawn};
-use super::trace::{self, Trace, TraceConfig};
+use super::trace::{self, TraceConfig};
 use super::{
     broadcast, handle, isolate, scope, spawn, BroadcastContext, JoinHandle, PoolStats, Scope,
     ScopeFifo, Yield,
 };
+use crate::trace::Trace;
 
 /// Receives the payloads of panics in detached tasks.
 pub(crate) type PanicHandler = dyn Fn(Box<dyn Any + Send>) + Send + Sync;
@@ -394,10 +395,10 @@ impl<S> ThreadPoolBuilder<S> {
     /// parallel calls made from threads outside any pool, which allocate their result on the
     /// calling thread. Results never change; where the advice is unavailable, nothing happens.
     ///
-    /// The trade-off (README, "Huge pages"): a fresh 80 MB collect faults its pages in about
-    /// 4x faster, but with the kernel's common `defrag=madvise` setting a fault may stall to
-    /// compact memory (one took 201 ms), and pages the allocator keeps after the buffer is
-    /// freed keep the advice for whatever reuses them.
+    /// The trade-off (README, "Huge pages"): a fresh large collect faults its pages in
+    /// several times faster, but with the kernel's common `defrag=madvise` setting a fault
+    /// may stall while the kernel compacts memory, and pages the allocator keeps after the
+    /// buffer is freed keep the advice for whatever reuses them.
     ///
     /// ```
     /// use weft::prelude::*;
@@ -901,7 +902,7 @@ impl ThreadPool {
     /// assert!(weft::ThreadPoolBuilder::new().trace(false).build().unwrap().take_trace().is_none());
     /// ```
     pub fn take_trace(&self) -> Option<Trace> {
-        self.registry.take_trace()
+        self.registry.take_trace().map(Trace::read)
     }
 
     /// A snapshot of the pool's statistics counters (see [`PoolStats`]).

@@ -269,8 +269,7 @@ macro_rules! delegate_to_chunks {
 
 /// Like `delegate_to_chunks`, but the producer's sequential iterator is std's
 /// `chunks_exact`(`_mut`), whose chunks have a length known to the loop: `chunks` would
-/// recompute `min(size, rest)` per chunk (`par_chunks_exact(8)` folding each chunk: 14%
-/// more instructions than Rayon before).
+/// recompute `min(size, rest)` per chunk.
 macro_rules! exact_chunks {
     ($name:ident, $bound:ident, $item:ty, $producer:ident, $iter:ident, $method:ident,
      $split:ident) => {

@@ -239,8 +239,7 @@ struct FoldFolder<'f, C: Consumer<S::State>, S: StateSource, F> {
 /// `into_folder`: the leaf loop then sees the identity's value, and LLVM can use what it
 /// knows of it. `fold(|| vec![0u64; 256], |mut h, x| { h[x as usize % 256] += 1; h })`
 /// kept a bounds check per item while its 256 buckets were made in another function, and
-/// drops it as the sequential loop does when they are made beside the loop (callgrind, a
-/// crate depending on weft, one thread: 7.0 instructions per item, 2.75 sequential).
+/// drops it as the sequential loop does when they are made beside the loop.
 enum Acc<S: StateSource> {
     Pending(S),
     Ready(S::State),
@@ -327,8 +326,7 @@ where
         // chars into a `String` called it per char, out of line. `try_fold` (`fold_items`),
         // neither `fold` nor a `for` loop: `fold` vectorized a `u64` max over a slice into
         // slow SSE2 code (see `fold_items`), and a `for` loop drove nested iterators by
-        // `next` (`flat_map_iter(..).fold(..)`: 8.0M instead of 3.6M instructions, breadth
-        // kernel `flat_map_iter_fold`), where `try_fold` loops inside them.
+        // `next` (`flat_map_iter(..).fold(..)`), where `try_fold` loops inside them.
         let op = self.op;
         let Some(mut early) = self.early.take() else {
             let fold = |acc| {

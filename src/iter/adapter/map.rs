@@ -70,9 +70,7 @@ where
     fn drive<C: Consumer<R>>(self, consumer: C) -> C::Result {
         // Taken apart first, as in every adapter holding a closure: `&self.map_op` pointed
         // into `self`, which then had to live in memory, and LLVM wrote the base there on
-        // every call, even when the loop was folded inline and never read it (callgrind,
-        // a crate depending on weft, inner loops of 16 `u64`: 2 of the 12 instructions
-        // per inner loop over the sequential code).
+        // every call, even when the loop was folded inline and never read it.
         let Map { base, map_op } = self;
         base.drive(MapConsumer {
             base: consumer,
@@ -285,9 +283,8 @@ where
 
 /// The sequential iterator of a map producer. It calls the closure itself rather than being a
 /// `std::iter::Map<I, &F>`: that one calls through core's `FnMut for &F` shim, which lands in
-/// another codegen unit than the loop and is then often not inlined; measured on the
-/// fine-grained benchmark at one thread with 16 codegen units: 35 instructions per item
-/// through the shim, 28 (as the sequential loop) with a direct call.
+/// another codegen unit than the loop and is then often not inlined; a direct call is
+/// inlined as in the sequential loop.
 pub(crate) struct MapIter<'f, I, F> {
     base: I,
     map_op: &'f F,

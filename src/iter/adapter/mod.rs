@@ -66,8 +66,7 @@ pub(crate) fn long_input_len<I: Iterator>(items: &I) -> usize {
 /// `Consumer::may_stop_early`), an input longer than [`LONG_INPUT`] goes in batches of
 /// [`FULL_CHECK_EVERY`] items, with a `full()` test between batches; each batch is still
 /// one `consume_iter`. A shorter input, or any input when the consumer can never stop,
-/// takes the plain single call: the batches' `take` counts down per item (a
-/// `filter(..).count()` over 2*10^6 `u64` in one leaf: 1.4 times the instructions).
+/// takes the plain single call: the batches' `take` counts down per item.
 macro_rules! consume_checking_full {
     ($stops:expr, $folder:expr, $items:expr, |$batch:ident| $adapt:expr) => {{
         let mut folder = $folder;

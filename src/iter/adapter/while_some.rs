@@ -166,7 +166,7 @@ impl<T, I: Iterator<Item = Option<T>>> Iterator for Somes<'_, I> {
 
     /// The base's own `try_fold`, reading the flag after each item folded (so before the
     /// next is pulled): a slice's indexed loop, where `next` through `from_fn` made LLVM
-    /// keep a pointer pair (`while_some_sum`: 1.17 times Rayon's instructions at one thread).
+    /// keep a pointer pair.
     fn fold<B, F: FnMut(B, T) -> B>(mut self, init: B, mut f: F) -> B {
         if stopped(self.stop) {
             return init;

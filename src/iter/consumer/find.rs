@@ -326,8 +326,7 @@ struct FindInOrderFolder<'b, R> {
 /// `None`, possibly after a few more items). The loop over the items makes no call and
 /// loads one word per item, the best's upper word ([`Best::may_be_before`]); the exact test
 /// runs outside it when that says the piece may be beaten. (With the exact test in the loop,
-/// LLVM reloaded the predicate's captures on every item: callgrind, the breadth kernels at
-/// one thread, `find_first` 12 instructions per item where this loop takes 7.5.)
+/// LLVM reloaded the predicate's captures on every item.)
 fn first_match<R>(mut items: impl Iterator<Item = Option<R>>, low: u128, best: &Best) -> Option<R> {
     loop {
         // Each item is looked at before the best: a beaten piece may look at one more item,

@@ -155,17 +155,15 @@ where
 /// `None` until its first item.
 ///
 /// `FIRST_OUT` picks how a leaf folds a run of items; neither form is faster for every `op`
-/// (`benches/breadth`, 2·10^5 to 2·10^6 items, one thread, weft against Rayon, callgrind
-/// instruction counts and interleaved time; `benches/RESULTS.md`, "#21 eighth pass"):
+/// (the breadth kernels' figures are in `benches/RESULTS.md`):
 /// - `true`: the first item is taken out of the loop, so the loop has no `Option` to test
-///   (see `consume_iter`). `max_by_key` over `u64` runs 0.48 of Rayon's instructions this
-///   way. But when the items are references and `op` reads through them, LLVM may carry the
-///   best item's value in a register beside its address and select both per item:
-///   `min_by(|a, b| a.abs().total_cmp(&b.abs()))` over `&f64` took 1.4-1.8x Rayon's time
-///   (0.96 of its instructions) in every run.
+///   (see `consume_iter`), which suits a comparison of plain values such as `max_by_key`
+///   over `u64`. But when the items are references and `op` reads through them, LLVM may
+///   carry the best item's value in a register beside its address and select both per
+///   item, which makes a loop like `min_by(|a, b| a.abs().total_cmp(&b.abs()))` over
+///   `&f64` slower than Rayon's although it runs fewer instructions.
 /// - `false`: the running value stays an `Option` tested per item, as in Rayon's
-///   `reduce_with` folder, so the leaf is Rayon's own loop (the same `min_by`: Rayon's
-///   instructions, and its time up to where the loop lands).
+///   `reduce_with` folder, so the leaf is Rayon's own loop.
 ///
 /// So `min`, `max`, `min_by_key` and `max_by_key`, whose comparisons are `Ord::cmp` on an
 /// item or a key, take the first item out; `reduce_with`, `min_by` and `max_by`, which run a
@@ -265,9 +263,8 @@ where
     /// ([`fold_items`]) from one of two places, one for a folder that already has a value
     /// and one for a fresh folder: with a single loop entered from both, its start pointer
     /// was a merge of the two and LLVM neither unrolled it nor turned its `cmov` into
-    /// branches (`copied().max()` over `u64`: 7 instructions per item and a 2-cycle
-    /// dependency per item, against 3.4 and none). Without it, Rayon's loop: an `Option`
-    /// per item ([`ReduceWithConsumer`] says when each is faster).
+    /// branches (a `cmov` adds a dependency per item). Without it, Rayon's loop: an
+    /// `Option` per item ([`ReduceWithConsumer`] says when each is faster).
     ///
     /// Always inlined: LLVM unrolls the `next()` loop only where it knows the slice's
     /// length, which is in the leaf function that made the slice iterator (`fold_leaf`);

@@ -184,7 +184,7 @@ where
 
     /// Folds with the accumulator in a local: folding through `Folder`-by-value steps (the
     /// default `consume_iter`) made the compiler keep the whole folder on the stack and
-    /// reload it for every item (`try_for_each` over 2·10^6 items: 18.7 ms against 2.3).
+    /// reload it for every item.
     fn consume_iter<I>(mut self, iter: I) -> Self
     where
         I: IntoIterator<Item = R>,

@@ -1,5 +1,6 @@
-//! The loop driver's hooks into the recording (`drive/on_steal.rs` calls them where it
-//! claims, folds and steals index ranges), and the scheduler's two (`on_a_worker`,
+//! The recording points drivers call to record series (`writer.rs`: a series is a run of
+//! positions a driver starts, reserves, runs in parts and hands over; the loop driver's
+//! names for them are in `drive/trace.rs`), and the scheduler's two (`on_a_worker`,
 //! `join_context_here`). While no pool of the process records, each hook is one relaxed
 //! load of a process-wide flag and a predictable branch; then it finds the current worker's
 //! writer, if it has one (see `writer.rs` for what each records).
@@ -25,7 +26,7 @@ pub(crate) fn a_pool_records() {
 
 /// Whether some pool of the process records a trace. Every hook tests it first; a caller
 /// that tests it itself can keep its arguments in registers on the untraced path and call
-/// [`trace_whole_loop_cold`] only when it is true.
+/// the recording only when it is true.
 #[inline(always)]
 pub(crate) fn any_pool_records() -> bool {
     // ORDERING: see `a_pool_records`.
@@ -37,7 +38,7 @@ fn with_writer<R>(f: impl FnOnce(Option<&TraceWriter>) -> R) -> R {
     WorkerThread::with_current(|worker| f(worker.and_then(WorkerThread::trace)))
 }
 
-/// An index as the driver holds it (`u32` in a stealing range, `usize` elsewhere).
+/// A position as a driver holds it (`u32` or `usize`).
 pub(crate) trait Position: Copy {
     fn position(self) -> usize;
 }
@@ -58,20 +59,20 @@ fn positions<P: Position>(range: Range<P>) -> Range<usize> {
     range.start.position()..range.end.position()
 }
 
-/// The owner of a range claimed `rel` (positions within its range); the following
-/// [`trace_fold`]s fold it in order.
+/// Positions `rel` of the current series (relative to what this worker holds of it) are
+/// reserved; the following [`trace_part`]s run them in order.
 #[inline]
-pub(crate) fn trace_claim<P: Position>(rel: Range<P>) {
+pub(crate) fn trace_reserve<P: Position>(rel: Range<P>) {
     if any_pool_records() {
-        claim_cold(positions(rel));
+        reserve_cold(positions(rel));
     }
 }
 
 #[cold]
-fn claim_cold(rel: Range<usize>) {
+fn reserve_cold(rel: Range<usize>) {
     with_writer(|writer| {
         if let Some(writer) = writer {
-            writer.claim(rel);
+            writer.reserve(rel);
         }
     });
 }
@@ -114,67 +115,67 @@ macro_rules! traced {
 
 #[cold]
 #[inline(never)]
-fn begin_fold(len: usize) -> OpenSpan {
+fn begin_part(len: usize) -> OpenSpan {
     OpenSpan(with_writer(|writer| {
-        writer.and_then(|writer| writer.begin_fold(len))
+        writer.and_then(|writer| writer.begin_part(len))
     }))
 }
 
 #[cold]
 #[inline(never)]
-fn begin_range() -> OpenSpan {
-    OpenSpan(with_writer(|writer| writer.map(TraceWriter::begin_range)))
+fn begin_series() -> OpenSpan {
+    OpenSpan(with_writer(|writer| writer.map(TraceWriter::begin_series)))
 }
 
-/// `fold` folds the next `len` items of the current claim: recorded as a loop piece.
+/// `run` runs the next `len` reserved positions: recorded as a part of the series.
 #[inline]
-pub(crate) fn trace_fold<P: Position, R>(len: P, fold: impl FnOnce() -> R) -> R {
+pub(crate) fn trace_part<P: Position, R>(len: P, run: impl FnOnce() -> R) -> R {
     if any_pool_records() {
-        traced!(begin_fold(len.position()), fold())
+        traced!(begin_part(len.position()), run())
     } else {
-        fold()
+        run()
     }
 }
 
-/// A loop folded here and now, with no range of its own (on a pool of one worker, or nested
-/// in an owner's cheap items): `op` runs it, recorded as a loop of the current worker like
-/// one started by `on_a_worker`.
+/// `op` runs a series here and now, on the current thread (no `on_a_worker`): recorded as
+/// a series of the current worker like one started by `on_a_worker`.
 #[inline]
-pub(crate) fn trace_loop_here<R>(op: impl FnOnce() -> R) -> R {
+pub(crate) fn trace_series_here<R>(op: impl FnOnce() -> R) -> R {
     if any_pool_records() {
-        traced!(begin_range(), op())
+        traced!(begin_series(), op())
     } else {
         op()
     }
 }
 
-/// Inside a "steal me" job: the thief took `rel` of the victim's range (positions within
-/// it); `drive` runs those items as a range of the thief's own.
+/// Inside a job made in a series (see [`trace_stolen_from`]): positions `rel` of that
+/// series (relative to what its worker held) were handed over to this worker; `run` runs
+/// them as a series of this worker's that continues it.
 #[inline]
-pub(crate) fn trace_range_steal<P: Position, R>(rel: Range<P>, drive: impl FnOnce() -> R) -> R {
+pub(crate) fn trace_handover<P: Position, R>(rel: Range<P>, run: impl FnOnce() -> R) -> R {
     if any_pool_records() {
-        traced!(begin_range_steal(positions(rel)), drive())
+        traced!(begin_handover(positions(rel)), run())
     } else {
-        drive()
+        run()
     }
 }
 
 #[cold]
 #[inline(never)]
-fn begin_range_steal(rel: Range<usize>) -> OpenSpan {
+fn begin_handover(rel: Range<usize>) -> OpenSpan {
     OpenSpan(with_writer(|writer| {
-        writer.and_then(|writer| writer.begin_range_steal(rel))
+        writer.and_then(|writer| writer.begin_handover(rel))
     }))
 }
 
-/// The range `worker` runs (to be carried by its "steal me" job); `None` when it does not
-/// record.
+/// The series `worker` runs (to be carried by a job made in it); `None` when it does not
+/// record or runs no series.
 #[inline]
 pub(crate) fn trace_origin(worker: &WorkerThread) -> Option<Origin> {
     worker.trace().and_then(TraceWriter::origin)
 }
 
-/// Runs `f`, a "steal me" job whose owner was in `origin`, on whichever worker runs it.
+/// Runs `f`, a job made in the series `origin`, on whichever worker runs it.
 #[inline]
 pub(crate) fn trace_stolen_from<R>(origin: Option<Origin>, f: impl FnOnce() -> R) -> R {
     match origin {

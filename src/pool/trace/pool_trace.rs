@@ -1,13 +1,12 @@
 //! A pool's recording: the workers' rings (handed to each worker as it starts), the reader
-//! that turns their records into a [`Trace`], and `WEFT_TRACE`'s files (written when the
-//! pool is gone, or at process exit).
+//! that drains them into a [`Recording`], and when `WEFT_TRACE`'s files are written
+//! (when the pool is gone, or at process exit; `crate::trace` writes them).
 
 use std::ffi::OsStr;
-use std::fs;
-use std::io::{self, BufWriter, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 // Not `crate::sync`: statics need const constructors, and none of this is a protocol a loom
 // model would check (the rings, which are, use `crate::sync`).
+use std::ops::Range;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, Once, Weak};
 use std::time::{Duration, Instant};
@@ -16,8 +15,7 @@ use super::super::registry::Registry;
 use super::super::PoolStats;
 use super::hooks;
 use super::ring::{self, Consumer, Producer};
-use super::writer::{Record, TraceWriter, What};
-use super::{Mark, MarkKind, Span, SpanKind, Trace};
+use super::writer::{Record, TraceWriter};
 
 /// Records per worker unless [`ThreadPoolBuilder::trace_capacity`] says otherwise: 48 bytes
 /// each, so 3 MiB per worker.
@@ -53,6 +51,23 @@ fn output_dir(value: Option<&OsStr>) -> Option<PathBuf> {
     value
         .filter(|value| !value.is_empty() && *value != "0")
         .map(PathBuf::from)
+}
+
+/// What a pool's workers recorded between two takes, as the pool wrote it: `crate::trace`
+/// reads it into a `Trace`.
+#[derive(Debug)]
+pub(crate) struct Recording {
+    /// Each worker's thread name (`"worker <index>"` if it has none).
+    pub(crate) names: Vec<String>,
+    /// The records with the index of the worker that wrote them, each worker's in the order
+    /// it wrote them.
+    pub(crate) records: Vec<(usize, Record)>,
+    /// The time the recording covers, since the pool was built.
+    pub(crate) interval: Range<Duration>,
+    /// The pool's counters over `interval`.
+    pub(crate) stats: PoolStats,
+    /// Records lost to full rings over `interval`.
+    pub(crate) dropped: u64,
 }
 
 /// The recording of one pool.
@@ -118,12 +133,12 @@ impl PoolTrace {
 
     /// Everything recorded since the previous call; `stats` reads the pool's counters
     /// (under the reader's lock, so that concurrent takes see growing counters in turn).
-    pub(crate) fn take(&self, stats: impl FnOnce() -> PoolStats) -> Trace {
+    pub(crate) fn take(&self, stats: impl FnOnce() -> PoolStats) -> Recording {
         let mut reader = lock(&self.reader);
         let stats = stats();
         let now = self.epoch.elapsed();
-        let (mut spans, mut marks, mut dropped) = (Vec::new(), Vec::new(), 0);
-        let mut records = Vec::new();
+        let (mut records, mut dropped) = (Vec::new(), 0);
+        let mut drained = Vec::new();
         let Reader {
             consumers,
             dropped_before,
@@ -132,35 +147,25 @@ impl PoolTrace {
         for (worker, (consumer, dropped_before)) in
             consumers.iter_mut().zip(dropped_before).enumerate()
         {
-            records.clear();
-            consumer.drain_into(&mut records);
-            for record in &records {
-                decode(worker, record, &mut spans, &mut marks);
-            }
+            drained.clear();
+            consumer.drain_into(&mut drained);
+            records.extend(drained.iter().map(|record| (worker, *record)));
             dropped += consumer.dropped() - *dropped_before;
             *dropped_before = consumer.dropped();
         }
-        // Outer spans first where two start together, so that spans nest in order.
-        spans.sort_by(|a, b| {
-            (a.worker, a.start)
-                .cmp(&(b.worker, b.start))
-                .then(b.end.cmp(&a.end))
-        });
-        marks.sort_by_key(|mark| (mark.time, mark.worker));
         let names = (reader.names.iter().enumerate())
             .map(|(index, name)| name.clone().unwrap_or_else(|| format!("worker {index}")))
             .collect();
-        let trace = Trace {
+        let recording = Recording {
             names,
-            spans,
-            marks,
+            records,
             interval: reader.taken_until..now,
             stats: stats - reader.stats_before,
             dropped,
         };
         reader.taken_until = now;
         reader.stats_before = stats;
-        trace
+        recording
     }
 
     /// Whether `WEFT_TRACE` asked for files.
@@ -178,76 +183,21 @@ impl PoolTrace {
             return;
         }
         *written = true;
-        let trace = self.take(stats);
+        let recording = self.take(stats);
         let pool = if global {
             "global".to_owned()
         } else {
             number.to_string()
         };
-        let stem = dir.join(format!("weft-trace-{}-{pool}", std::process::id()));
-        let result = fs::create_dir_all(dir)
-            .and_then(|()| write_file(&stem.with_extension("json"), |w| trace.write_chrome_json(w)))
-            .and_then(|()| write_file(&stem.with_extension("svg"), |w| trace.write_svg(w)));
-        if let Err(err) = result {
-            eprintln!("weft: WEFT_TRACE: writing {}.*: {err}", stem.display());
-        }
+        let stem = format!("weft-trace-{}-{pool}", std::process::id());
+        crate::trace::write_files(dir, &stem, recording);
     }
-}
-
-fn write_file(path: &Path, write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> io::Result<()> {
-    let mut file = BufWriter::new(fs::File::create(path)?);
-    write(&mut file)?;
-    file.flush()
 }
 
 /// Locks `mutex`, ignoring poison: the data behind these locks stays consistent (a panic
 /// while writing files leaves at worst a file unwritten).
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(|err| err.into_inner())
-}
-
-fn decode(worker: usize, record: &Record, spans: &mut Vec<Span>, marks: &mut Vec<Mark>) {
-    let (start, end) = (
-        Duration::from_nanos(record.start),
-        Duration::from_nanos(record.end),
-    );
-    let span = |kind| Span {
-        worker,
-        start,
-        end,
-        kind,
-    };
-    let mark = |kind| Mark {
-        worker,
-        time: start,
-        kind,
-    };
-    match record.what {
-        What::Job(kind) => spans.push(span(SpanKind::Job(kind))),
-        What::Piece {
-            loop_id,
-            first,
-            end,
-        } => spans.push(span(SpanKind::Piece {
-            loop_id,
-            indices: first as usize..end as usize,
-        })),
-        What::Sleep => spans.push(span(SpanKind::Sleep)),
-        What::Steal { victim } => marks.push(mark(MarkKind::Steal {
-            victim: victim as usize,
-        })),
-        What::Injected => marks.push(mark(MarkKind::Injected)),
-        What::RangeSteal {
-            victim,
-            loop_id,
-            first,
-            end,
-        } => marks.push(mark(MarkKind::RangeSteal {
-            victim: victim as usize,
-            loop_id,
-            indices: first as usize..end as usize,
-        })),
-    }
 }
 
 /// The pools whose files are still to be written at process exit.

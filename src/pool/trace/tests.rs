@@ -4,7 +4,8 @@
 
 use super::super::worker::WorkerThread;
 use super::super::{join, ThreadPoolBuilder};
-use super::{JobKind, SpanKind};
+use super::JobKind;
+use crate::trace::SpanKind;
 
 fn workers_have_writers(pool: &crate::ThreadPool) -> Vec<bool> {
     pool.broadcast(|_| {

@@ -1,21 +1,24 @@
 //! One worker's recording side: the records it appends to its ring, and where it stands in
-//! the parallel loops it runs (so that loop pieces carry their positions within the loop).
+//! the *series* it runs, so that each part carries its positions within its series.
 //!
-//! ## Loop positions
-//! The loop driver knows only positions within the range it owns, and a thief's range
-//! starts again at 0. The writer keeps a small context per worker (`Ctx`), always set and
-//! restored around a call (never left behind, even by a panic), so it nests like the
-//! worker's stack:
+//! ## Series
+//! A series is a numbered run of positions that a driver starts on a worker (the loop
+//! driver: a parallel loop's index range), reserves in runs, runs in parts, and hands over
+//! in pieces to other workers, which continue it as their own. The driver knows only
+//! positions relative to what it holds (a worker handed positions counts from 0 again), so
+//! the writer keeps a small context per worker (`Ctx`), always set and restored around a
+//! call (never left behind, even by a panic), so it nests like the worker's stack:
 //!
-//! - `begin_range`: a range starts on this worker (`pool::on_a_worker`). It is the range a
-//!   `trace_range_steal` just announced, if any, else a new loop (a fresh id, base 0).
-//! - `claim(rel)`: the owner claimed `rel` (positions within its range);
-//!   `begin_fold(len)`: it folds the next `len` items of that claim, recorded as a piece
-//!   when the span ends. While it folds (user code) the context is empty, so a loop started
-//!   there is a new loop.
-//! - `begin_stolen_from(origin)` / `begin_range_steal(rel)`: the owner's "steal me" job
-//!   carries the owner's loop and base (`origin`); a thief that takes `rel` of that range
-//!   runs it as the range `origin.base + rel`.
+//! - `begin_series`: a series starts on this worker (`pool::on_a_worker`). It continues
+//!   the series a `begin_handover` just announced, if any, else it is a new one (a fresh
+//!   id, base 0).
+//! - `reserve(rel)`: positions `rel` are reserved for the parts that follow;
+//!   `begin_part(len)`: the next `len` of them run, recorded as a part when the span ends.
+//!   While a part runs (user code) the context is empty, so a series started there is a
+//!   new one.
+//! - `begin_stolen_from(origin)` / `begin_handover(rel)`: a job made inside a series
+//!   carries that series and its base (`origin`) to whichever worker runs it; if that job
+//!   takes positions `rel` of the series, they continue it from `origin.base + rel`.
 //! - A job taken from a queue runs with an empty context.
 //!
 //! Each `begin_*` returns a [`Span`], plain data that [`TraceWriter::end`] (or, when the
@@ -42,8 +45,9 @@ pub(crate) struct Record {
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum What {
     Job(JobKind),
-    Piece {
-        loop_id: u64,
+    /// A part of a series: positions `first..end` of series `series`, run in one go.
+    Part {
+        series: u64,
         first: u64,
         end: u64,
     },
@@ -52,40 +56,43 @@ pub(crate) enum What {
         victim: u32,
     },
     Injected,
-    RangeSteal {
+    /// Positions `first..end` of worker `victim`'s series `series` were handed over to
+    /// this worker.
+    Handover {
         victim: u32,
-        loop_id: u64,
+        series: u64,
         first: u64,
         end: u64,
     },
 }
 
-/// Where a range lies: its loop, and the loop position of its index 0.
+/// Where a series lies: its id, and the series position of its position 0 here.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct RangePos {
-    loop_id: u64,
+struct SeriesPos {
+    series: u64,
     base: u64,
 }
 
-/// The range a "steal me" job belongs to, carried from its owner to the thief.
+/// The series a job was made in, carried from the worker that made it to the one that runs
+/// it (`join`'s stolen half).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Origin {
-    range: RangePos,
+    series: SeriesPos,
     worker: u32,
 }
 
-/// A worker's place in the loops it runs (see the module doc).
+/// A worker's place in the series it runs (see the module doc).
 #[derive(Clone, Copy, Debug, Default)]
 struct Ctx {
-    /// The range being run here.
-    range: Option<RangePos>,
-    /// Loop positions of the current claim not folded yet: `next..claim_end`.
+    /// The series being run here.
+    series: Option<SeriesPos>,
+    /// Series positions reserved and not run yet: `next..reserved_end`.
     next: u64,
-    claim_end: u64,
-    /// Inside a "steal me" job: the range it steals from.
+    reserved_end: u64,
+    /// Inside a job made in a series: that series.
     origin: Option<Origin>,
-    /// Announced by `range_steal`: the next range started here is this one.
-    adopt: Option<RangePos>,
+    /// Announced by `begin_handover`: the next series started here continues this one.
+    adopt: Option<SeriesPos>,
 }
 
 /// Puts a saved context back when dropped: on return and on unwind alike.
@@ -101,19 +108,19 @@ impl Drop for Restore<'_> {
 }
 
 /// A span of traced code in progress on one writer (see the module doc): the context to
-/// put back when it ends, and, for a fold, the piece to record then.
+/// put back when it ends, and, for a part, the record to write then.
 #[derive(Clone, Copy, Debug)]
 #[must_use = "a span is ended (or restored) on the writer that began it"]
 pub(crate) struct Span {
     saved: Ctx,
-    fold: Option<FoldSpan>,
+    part: Option<PartSpan>,
 }
 
-/// A fold in progress: when it started, and the loop positions it folds.
+/// A part in progress: when it started, and the series positions it runs.
 #[derive(Clone, Copy, Debug)]
-struct FoldSpan {
+struct PartSpan {
     start: u64,
-    loop_id: u64,
+    series: u64,
     first: u64,
     end: u64,
 }
@@ -125,7 +132,7 @@ pub(crate) struct TraceWriter {
     epoch: Instant,
     worker: u32,
     ctx: Cell<Ctx>,
-    loops_started: Cell<u32>,
+    series_started: Cell<u32>,
 }
 
 impl TraceWriter {
@@ -135,7 +142,7 @@ impl TraceWriter {
             epoch,
             worker: worker as u32,
             ctx: Cell::new(Ctx::default()),
-            loops_started: Cell::new(0),
+            series_started: Cell::new(0),
         }
     }
 
@@ -202,52 +209,52 @@ impl TraceWriter {
     fn begin(&self, ctx: Ctx) -> Span {
         Span {
             saved: self.ctx.replace(ctx),
-            fold: None,
+            part: None,
         }
     }
 
-    /// A range starts on this worker (see the module doc).
-    pub(crate) fn begin_range(&self) -> Span {
-        let range = self.ctx.get().adopt.unwrap_or_else(|| {
-            let sequence = self.loops_started.get();
-            self.loops_started.set(sequence.wrapping_add(1));
-            RangePos {
-                loop_id: (u64::from(self.worker) << 32) | u64::from(sequence),
+    /// A series starts on this worker (see the module doc).
+    pub(crate) fn begin_series(&self) -> Span {
+        let series = self.ctx.get().adopt.unwrap_or_else(|| {
+            let sequence = self.series_started.get();
+            self.series_started.set(sequence.wrapping_add(1));
+            SeriesPos {
+                series: (u64::from(self.worker) << 32) | u64::from(sequence),
                 base: 0,
             }
         });
-        // The announced range is adopted once: clear it in what is restored, too.
+        // The announced series is adopted once: clear it in what is restored, too.
         self.ctx.set(Ctx {
             adopt: None,
             ..self.ctx.get()
         });
         self.begin(Ctx {
-            range: Some(range),
+            series: Some(series),
             ..Ctx::default()
         })
     }
 
-    /// [`begin_range`](Self::begin_range), ended when the returned guard drops (returning
-    /// or unwinding alike: a range records nothing at its end).
-    pub(crate) fn enter_range(&self) -> Restore<'_> {
-        self.restore_on_drop(self.begin_range())
+    /// [`begin_series`](Self::begin_series), ended when the returned guard drops (returning
+    /// or unwinding alike: a series records nothing at its end).
+    pub(crate) fn enter_series(&self) -> Restore<'_> {
+        self.restore_on_drop(self.begin_series())
     }
 
-    /// Ends `span`: puts back the context it saved, and records its piece if it folded one.
+    /// Ends `span`: puts back the context it saved, and records its part if it ran one.
     pub(crate) fn end(&self, span: Span) {
         let mut ctx = span.saved;
-        if let Some(fold) = span.fold {
+        if let Some(part) = span.part {
             self.push(
-                fold.start,
+                part.start,
                 self.now(),
-                What::Piece {
-                    loop_id: fold.loop_id,
-                    first: fold.first,
-                    end: fold.end,
+                What::Part {
+                    series: part.series,
+                    first: part.first,
+                    end: part.end,
                 },
             );
-            // The claim goes on after the piece.
-            ctx.next = fold.end;
+            // The reservation goes on after the part.
+            ctx.next = part.end;
         }
         self.ctx.set(ctx);
     }
@@ -257,45 +264,49 @@ impl TraceWriter {
         self.ctx.set(span.saved);
     }
 
-    /// The owner claimed `rel` (positions within its range).
-    pub(crate) fn claim(&self, rel: Range<usize>) {
+    /// Positions `rel` of the current series (relative to its base) are reserved for the
+    /// parts that follow.
+    pub(crate) fn reserve(&self, rel: Range<usize>) {
         let ctx = self.ctx.get();
-        if let Some(range) = ctx.range {
+        if let Some(series) = ctx.series {
             self.ctx.set(Ctx {
-                next: range.base + rel.start as u64,
-                claim_end: range.base + rel.end as u64,
+                next: series.base + rel.start as u64,
+                reserved_end: series.base + rel.end as u64,
                 ..ctx
             });
         }
     }
 
-    /// The next `len` items of the current claim are folded until the returned span ends,
-    /// then recorded as a piece; `None` outside a range (nothing to record).
-    pub(crate) fn begin_fold(&self, len: usize) -> Option<Span> {
+    /// The next `len` reserved positions run until the returned span ends, then are
+    /// recorded as a part; `None` outside a series (nothing to record).
+    pub(crate) fn begin_part(&self, len: usize) -> Option<Span> {
         let ctx = self.ctx.get();
-        let range = ctx.range?;
+        let series = ctx.series?;
         let first = ctx.next;
         let end = first + len as u64;
-        debug_assert!(end <= ctx.claim_end, "weft: a fold beyond its claim");
+        debug_assert!(
+            end <= ctx.reserved_end,
+            "weft: a part beyond its reservation"
+        );
         let mut span = self.begin(Ctx::default());
-        span.fold = Some(FoldSpan {
+        span.part = Some(PartSpan {
             start: self.now(),
-            loop_id: range.loop_id,
+            series: series.series,
             first,
             end,
         });
         Some(span)
     }
 
-    /// The range this worker runs, to be carried by its "steal me" job.
+    /// The series this worker runs, to be carried by a job made in it.
     pub(crate) fn origin(&self) -> Option<Origin> {
-        self.ctx.get().range.map(|range| Origin {
-            range,
+        self.ctx.get().series.map(|series| Origin {
+            series,
             worker: self.worker,
         })
     }
 
-    /// A "steal me" job of the range `origin` runs until the returned span ends.
+    /// A job made in the series `origin` runs until the returned span ends.
     pub(crate) fn begin_stolen_from(&self, origin: Origin) -> Span {
         self.begin(Ctx {
             origin: Some(origin),
@@ -303,21 +314,22 @@ impl TraceWriter {
         })
     }
 
-    /// Inside a "steal me" job: took `rel` of its range, which runs as a range here until
-    /// the returned span ends; `None` if the job carries no range.
-    pub(crate) fn begin_range_steal(&self, rel: Range<usize>) -> Option<Span> {
+    /// Inside a job made in a series: positions `rel` of that series (relative to its base)
+    /// are handed over to this worker, and run as a series here until the returned span
+    /// ends; `None` if the job carries no series.
+    pub(crate) fn begin_handover(&self, rel: Range<usize>) -> Option<Span> {
         let origin = self.ctx.get().origin?;
-        let first = origin.range.base + rel.start as u64;
-        let end = origin.range.base + rel.end as u64;
-        self.mark(What::RangeSteal {
+        let first = origin.series.base + rel.start as u64;
+        let end = origin.series.base + rel.end as u64;
+        self.mark(What::Handover {
             victim: origin.worker,
-            loop_id: origin.range.loop_id,
+            series: origin.series.series,
             first,
             end,
         });
         Some(self.begin(Ctx {
-            adopt: Some(RangePos {
-                loop_id: origin.range.loop_id,
+            adopt: Some(SeriesPos {
+                series: origin.series.series,
                 base: first,
             }),
             ..Ctx::default()

@@ -12,6 +12,7 @@
 
 use std::fmt::Write as _;
 use std::io::{self, Write};
+use std::ops::Range;
 use std::time::Duration;
 
 use super::{JobKind, MarkKind, SpanKind, Trace};
@@ -121,9 +122,23 @@ struct Bar {
     busy: Duration,
 }
 
+/// The time span the events cover: from the earliest start to the latest end (the trace's
+/// interval if there are no events).
+fn extent(trace: &Trace) -> Range<Duration> {
+    let starts = trace.spans().iter().map(|span| span.start);
+    let ends = trace.spans().iter().map(|span| span.end);
+    let times = trace.marks().iter().map(|mark| mark.time);
+    let first = starts.chain(times.clone()).min();
+    let last = ends.chain(times).max();
+    match (first, last) {
+        (Some(first), Some(last)) => first..last.max(first),
+        _ => trace.interval(),
+    }
+}
+
 pub(super) fn write(trace: &Trace, out: impl Write) -> io::Result<()> {
     let workers = trace.num_workers().max(1);
-    let extent = trace.extent();
+    let extent = extent(trace);
     let length = extent
         .end
         .saturating_sub(extent.start)
