@@ -70,6 +70,10 @@ where
     if consumer.full() {
         return consumer.into_folder().complete();
     }
+    if len == 0 {
+        // Nothing to claim or share: an owner's run opens with its first claim.
+        return producer.fold_with(consumer.into_folder()).complete();
+    }
     let (min_len, max_len) = (producer.min_len(), producer.max_len());
     let work = Work {
         producer,
