@@ -67,11 +67,11 @@ use super::steal_range::{ChunkLimits, Handoff, OwnerCursor, SplitAt, MAX_RANGE_L
 use super::{fold_consumer, fold_indexed};
 use crate::plumbing::{Consumer, Folder, Producer, Reducer};
 use crate::pool::{
-    any_pool_records, current_num_threads, fold_inline, fold_inline_fast, idle_worker_needs_work,
-    join_context_erased, join_context_here, loop_hint, offer_forks, on_a_worker, publish_fork,
-    record_event, set_loop_hint, trace_claim, trace_fold, trace_loop_here, trace_piece,
-    trace_range_steal, trace_whole_loop_cold, trace_whole_loop_here, Event, FnContext, Inline,
-    InlineLimit, SHORT_PATH_MAX,
+    any_pool_records, anyone_idle, current_num_threads, fold_inline, fold_inline_fast,
+    idle_worker_needs_work, join_context_erased, join_context_here, loop_hint, offer_forks,
+    on_a_worker, publish_fork, record_event, set_loop_hint, trace_claim, trace_fold,
+    trace_loop_here, trace_piece, trace_range_steal, trace_whole_loop_cold, trace_whole_loop_here,
+    Event, FnContext, Inline, InlineLimit, SHORT_PATH_MAX,
 };
 
 /// A range of at most this many items starts private while no idle worker would take new
@@ -355,7 +355,10 @@ where
         // all of them (no `with_max_len`).
         let per_thread = len / threads;
         let unlimited = limits.is_unlimited();
-        let timed = per_thread >= TIMED_START_MIN_PER_THREAD && unlimited;
+        // With a worker idle, the rest is offered before the first item runs: an item may
+        // wait for a later one, which that worker must be able to take.
+        let private_start_allowed = !anyone_idle();
+        let timed = per_thread >= TIMED_START_MIN_PER_THREAD && unlimited && private_start_allowed;
         let first = if timed {
             let first_len = (per_thread / TIMED_START_ITEMS_PER_THREAD).clamp(1, TIMED_START_ITEMS);
             cursor.claim_unshared_up_to(first_len as u32)
@@ -374,7 +377,10 @@ where
                 first,
                 learn: false,
             }
-        } else if unlimited && len <= loop_hint(loop_key::<P, C>()) as usize {
+        } else if unlimited
+            && private_start_allowed
+            && len <= loop_hint(loop_key::<P, C>()) as usize
+        {
             // A short loop whose type's last loop on this worker measured it short in time
             // (at most `SHORT_REST_TIME`): timed first, as a long loop is, and shared only if
             // its first item says otherwise. Unknown or slow: offered before any item runs.

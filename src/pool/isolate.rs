@@ -11,10 +11,9 @@
 //! (`Tag::admits`). Tags are exact, as in oneTBB: a region nested in `T` has its own tag,
 //! and `T`'s waiter does not run the nested region's jobs (their owner does).
 //!
-//! Contexts form a chain through the stack frames that entered them ([`Context`]), and each
-//! records the height of the worker's private fork stack when it began: a private fork keeps
-//! no tag of its own (`join`'s fast path is unchanged), and publishing one finds its tag by
-//! walking the chain to the innermost context that began at or below its slot.
+//! A worker keeps its current context in one cell, saved and restored by the frame that
+//! enters a context. Every fork records the context it was pushed in (`fork_stack.rs`), so
+//! whoever takes a fork, by theft or publication, knows its tag.
 //!
 //! ## Jobs a restricted worker takes but may not run
 //! crossbeam's deques and injectors cannot be peeked, so a worker in context `T` that pops or
@@ -36,7 +35,6 @@
 
 use std::cell::Cell;
 use std::collections::VecDeque;
-use std::ptr;
 use std::sync::Mutex;
 
 use super::job::TaggedJob;
@@ -89,9 +87,16 @@ impl Tag {
         self == Tag::NONE && job != Tag::NONE && job != Tag::ANY
     }
 
-    /// The raw value, for the sleep state (`Sleep` keeps contexts as plain integers).
+    /// The raw value, for the sleep state and the fork stack (which keep plain integers).
+    #[inline]
     pub(crate) fn to_bits(self) -> u64 {
         self.0
+    }
+
+    /// The tag whose raw value is `bits` ([`to_bits`](Self::to_bits)).
+    #[inline]
+    pub(crate) fn from_bits(bits: u64) -> Tag {
+        Tag(bits)
     }
 
     /// Whether a sleeper that recorded context `bits` could run a job tagged `self`.
@@ -100,98 +105,46 @@ impl Tag {
     }
 }
 
-/// One isolation context a worker entered: lives in the stack frame that entered it, and is
-/// linked to the context it interrupted.
-#[derive(Debug)]
-struct Context {
-    tag: Tag,
-    /// The height of the worker's fork stack when the context began: forks at or above it
-    /// were pushed in this context (or an inner one that is still current).
-    fork_base: usize,
-    outer: *const Context,
-}
-
 /// A worker's isolation state. Only the owning thread touches it (`WorkerThread` is `!Sync`).
 #[derive(Debug)]
 pub(crate) struct WorkerContexts {
-    /// The innermost context, or null for `Tag::NONE`.
-    current: Cell<*const Context>,
+    /// The context this worker runs in now.
+    current: Cell<Tag>,
 }
 
 impl WorkerContexts {
     pub(crate) fn new() -> Self {
         WorkerContexts {
-            current: Cell::new(ptr::null()),
+            current: Cell::new(Tag::NONE),
         }
     }
 
     /// The tag of the context this worker runs in.
     #[inline]
     pub(crate) fn tag(&self) -> Tag {
-        let current = self.current.get();
-        if current.is_null() {
-            Tag::NONE
-        } else {
-            // SAFETY: a non-null `current` points to a `Context` in a frame of `enter`, which
-            // resets `current` before that frame ends.
-            unsafe { (*current).tag }
-        }
+        self.current.get()
     }
 
-    /// The tag of the private fork in `slot`: that of the innermost context that began at
-    /// or below the slot (contexts nest with the fork stack: a context's forks are all
-    /// popped before it ends).
-    pub(crate) fn fork_tag(&self, slot: usize) -> Tag {
-        let mut context = self.current.get();
-        while !context.is_null() {
-            // SAFETY: the chain links contexts in live frames of `enter`, innermost first;
-            // each frame outlives the frames of the contexts inside it.
-            let Context {
-                tag,
-                fork_base,
-                outer,
-            } = unsafe { &*context };
-            if *fork_base <= slot {
-                return *tag;
-            }
-            context = *outer;
-        }
-        Tag::NONE
-    }
-
-    /// Runs `op` in context `tag`; `fork_height` is the worker's fork stack height now.
+    /// Runs `op` in context `tag`, then returns to the current one (also on unwinding).
     #[inline]
-    pub(crate) fn enter<R>(&self, tag: Tag, fork_height: usize, op: impl FnOnce() -> R) -> R {
-        struct Restore<'a>(&'a Cell<*const Context>, *const Context);
+    pub(crate) fn enter<R>(&self, tag: Tag, op: impl FnOnce() -> R) -> R {
+        struct Restore<'a>(&'a Cell<Tag>, Tag);
         impl Drop for Restore<'_> {
             fn drop(&mut self) {
                 self.0.set(self.1);
             }
         }
-        let context = Context {
-            tag,
-            fork_base: fork_height,
-            outer: self.current.get(),
-        };
-        self.current.set(&context);
-        // Restored on unwinding too: the frames that pushed forks in this context have popped
-        // them by then (`join` never unwinds with its fork pending).
-        let _restore = Restore(&self.current, context.outer);
+        let _restore = Restore(&self.current, self.current.replace(tag));
         op()
     }
 
     /// Runs `op`, the body of a job tagged `job`: in the job's context if this worker is
-    /// unrestricted, else in the current one. `fork_height` is read only when entering.
+    /// unrestricted, else in the current one.
     #[inline]
-    pub(crate) fn run_job<R>(
-        &self,
-        job: Tag,
-        fork_height: impl FnOnce() -> usize,
-        op: impl FnOnce() -> R,
-    ) -> R {
+    pub(crate) fn run_job<R>(&self, job: Tag, op: impl FnOnce() -> R) -> R {
         // Most jobs are untagged: one compare, and no look at the current context.
         if job != Tag::NONE && self.tag().adopts(job) {
-            self.enter(job, fork_height(), op)
+            self.enter(job, op)
         } else {
             op()
         }

@@ -78,13 +78,27 @@ impl JobRef {
         self.kind
     }
 
-    /// A placeholder that does nothing; used to fill empty slots of the fork stack.
-    pub(crate) const fn noop() -> JobRef {
-        unsafe fn nothing(_: *const ()) {}
+    /// The job's data pointer and execute function, for the fork stack's slots (a fork is
+    /// always a `join`'s job: its kind need not travel).
+    #[inline]
+    pub(crate) fn into_parts(self) -> (*const (), usize) {
+        (self.pointer, self.execute_fn as usize)
+    }
+
+    /// The fork whose parts are `pointer` and `execute` (from [`into_parts`](Self::into_parts)
+    /// of a `join`'s job).
+    ///
+    /// # Safety
+    /// `execute` must be the second part of an `into_parts` result, and `pointer` the first
+    /// part of the same one.
+    #[inline]
+    pub(crate) unsafe fn from_parts(pointer: *const (), execute: usize) -> JobRef {
         JobRef {
-            pointer: ptr::null(),
-            execute_fn: nothing,
-            kind: JobKind::Other,
+            pointer,
+            // SAFETY: by the contract, `execute` is an `unsafe fn(*const ())` turned into an
+            // integer of the same size (asserted in `fork_stack.rs`).
+            execute_fn: unsafe { std::mem::transmute::<usize, unsafe fn(*const ())>(execute) },
+            kind: JobKind::Join,
         }
     }
 
@@ -99,9 +113,8 @@ impl JobRef {
     }
 }
 
-/// A job in a queue (deque, injector, targeted or FIFO queue) with the isolation context
-/// it belongs to (`isolate.rs`). Private forks are plain `JobRef`s: they get their tag when
-/// they are published.
+/// A job in a queue (deque, injector, targeted or FIFO queue, fork stack) with the isolation
+/// context it belongs to (`isolate.rs`).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct TaggedJob {
     pub(crate) job: JobRef,

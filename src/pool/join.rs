@@ -1,26 +1,25 @@
 //! `join` and `join_context`: fork `b`, run `a`, then take `b` back or wait for its thief.
 //!
-//! The fast path (the worker's gate is open: it holds enough private forks and nobody is
-//! idle): both closures run in place. Otherwise `b` becomes a private fork (a few stores
-//! into the worker's fork stack, no atomics), `a` runs, `b` is popped back and run inline.
-//! The oldest private fork is published on the deque when the sleep counters show an idle
-//! worker, and, for the public `join`, when the deque is empty: so every worker with forks
-//! keeps one stealable, and a worker that falls idle while `a` runs long finds it
-//! (`worker.rs`). `b`'s job lives in this stack frame, so this function never returns or
-//! unwinds while a thief may still be running it.
+//! `b` becomes a fork on the worker's fork stack (a few plain stores, no atomic
+//! read-modify-write, no fence: `fork_stack.rs`), `a` runs, `b` is popped back and run
+//! inline. Any other worker can take `b` while `a` runs, from the moment it is pushed: an
+//! idle worker through the fork stack itself, or from the deque once the owner publishes its
+//! oldest fork because the sleep counters show an idle worker (`worker.rs`). `b`'s job lives
+//! in this stack frame, so this function never returns or unwinds while a thief may still
+//! be running it.
 
 use super::job::StackJob;
 use super::latch::SpinLatch;
 use super::registry;
 use super::trace::{trace_origin, trace_stolen_from};
 use super::unwind;
-use super::worker::{self, WorkerThread};
+use super::worker::WorkerThread;
 
 /// Runs `oper_a` and `oper_b`, potentially in parallel, and returns both results.
 ///
 /// Called on a worker, both run in that worker's pool; called elsewhere, on the global pool
-/// while the caller blocks. `oper_b` is offered to other workers when one is idle or when
-/// nothing else of this worker's is on offer.
+/// while the caller blocks. While `oper_a` runs, any idle worker of the pool may take
+/// `oper_b` (so `oper_a` may wait for something `oper_b` does, as long as a worker is free).
 ///
 /// # Panics
 /// Both closures always run. If one panics, `join` panics with that payload once both are
@@ -92,13 +91,7 @@ where
     RA: Send,
     RB: Send,
 {
-    // The common case deep in a recursion, kept small enough to inline into the caller: a
-    // thread-local load, a load of the worker's gate and a compare (`worker::ThreadSlot`).
-    if worker::join_gate_open() {
-        join_without_fork(oper_a, oper_b, false)
-    } else {
-        join_gate_closed(oper_a, oper_b)
-    }
+    registry::in_worker(|worker, injected| fork_on(worker, injected, oper_a, oper_b))
 }
 
 /// [`join_context`] compiled once for every caller: each closure reaches one shared
@@ -140,27 +133,6 @@ fn join_dyn(
     join_context(oper_a, oper_b);
 }
 
-/// `join_context` on a closed gate (out of line: it runs for the few outermost levels of
-/// a recursion, and while some worker is idle): runs both closures in place if this worker
-/// holds enough private forks, else offers `b` to thieves as a private fork.
-#[cold]
-#[inline(never)]
-fn join_gate_closed<A, B, RA, RB>(oper_a: A, oper_b: B) -> (RA, RB)
-where
-    A: FnOnce(FnContext) -> RA + Send,
-    B: FnOnce(FnContext) -> RB + Send,
-    RA: Send,
-    RB: Send,
-{
-    let in_place = WorkerThread::with_current(|worker| worker.is_some_and(|w| w.join_in_place()));
-    if in_place {
-        return join_without_fork(oper_a, oper_b, false);
-    }
-    registry::in_worker(|worker, injected| {
-        fork_on::<_, _, _, _, true>(worker, injected, oper_a, oper_b)
-    })
-}
-
 /// `join_context` for a caller that already runs on a worker of the pool the work belongs
 /// in (a driver's chunk loop): `oper_a` always runs on this thread, so neither it nor its
 /// result has to be `Send` (a per-owner state such as `map_init`'s may be a `!Send` value).
@@ -175,38 +147,26 @@ where
 {
     WorkerThread::with_current(|worker| {
         let worker = worker.expect("join_context_here called outside a worker thread");
-        if worker::join_gate_open() || worker.join_in_place() {
-            return join_without_fork(oper_a, oper_b, false);
-        }
-        // The driver offers its forks between blocks itself (`look_at_pool`), so it skips
-        // the one-stealable-fork rule and its tiny loops pay no deque push. `b`, the
-        // driver's "steal me" job, tells a trace which range it steals from.
+        // `b`, the driver's "steal me" job, tells a trace which range it steals from.
         let origin = trace_origin(worker);
-        fork_on::<_, _, _, _, false>(worker, false, oper_a, move |ctx| {
+        fork_on(worker, false, oper_a, move |ctx| {
             trace_stolen_from(origin, || oper_b(ctx))
         })
     })
 }
 
-/// The forking join on `worker`: `b` becomes a private fork of this worker, `a` runs here
-/// (so `a` needs no `Send`; `b` may run on a thief), then `b` is popped back or awaited.
-///
-/// With `KEEP_ONE_STEALABLE` (the public `join`), the oldest private fork is also published
-/// when this worker's deque is empty, idle worker or not: `a` may be a long sequential
-/// computation that never joins again, and a worker falling idle during it must find
-/// something to steal (without this, `join` of two long closures on a freshly built pool,
-/// whose other workers were still starting, ran them one after the other).
-fn fork_on<A, B, RA, RB, const KEEP_ONE_STEALABLE: bool>(
-    worker: &WorkerThread,
-    injected: bool,
-    oper_a: A,
-    oper_b: B,
-) -> (RA, RB)
+/// The forking join on `worker`: `b` becomes a fork of this worker, `a` runs here (so `a`
+/// needs no `Send`; `b` may run on a thief), then `b` is popped back or awaited.
+#[inline(always)]
+fn fork_on<A, B, RA, RB>(worker: &WorkerThread, injected: bool, oper_a: A, oper_b: B) -> (RA, RB)
 where
     A: FnOnce(FnContext) -> RA,
     B: FnOnce(FnContext) -> RB + Send,
     RB: Send,
 {
+    if worker.is_alone() {
+        return join_in_place(oper_a, oper_b, injected);
+    }
     let job_b = StackJob::new(
         |migrated| oper_b(FnContext { migrated }),
         SpinLatch::new(worker),
@@ -215,9 +175,6 @@ where
     // every path below (including a panic in `oper_a`) ends in one of those.
     let job_b_ref = unsafe { job_b.as_job_ref() };
     let slot = worker.push_fork(job_b_ref);
-    if KEEP_ONE_STEALABLE {
-        worker.keep_one_fork_stealable();
-    }
 
     let status_a = unwind::halt_unwinding(|| oper_a(FnContext { migrated: injected }));
 
@@ -234,7 +191,7 @@ where
         }
     };
     if still_ours {
-        // SAFETY: popped back (private or reclaimed from the deque): ours alone.
+        // SAFETY: popped back (from the fork stack or the deque): ours alone.
         let result_b = unsafe { job_b.run_inline(injected) };
         (result_a, result_b)
     } else {
@@ -243,19 +200,10 @@ where
     }
 }
 
-/// `join` when this worker already holds enough unpublished forks: a thief would get one of
-/// those older (larger) pieces first, so `b` is not offered at all and both closures run
-/// here, a then b, as plain calls. An idle worker still gets the oldest private fork.
-/// Called once the worker's gate or `WorkerThread::join_in_place` said so.
-///
-/// Always inlined, as are `join` and `join_context`: with a plain `#[inline]`, LLVM
-/// inlined a recursive caller (a tree sum) into this function instead, so the recursion
-/// ran through `join_without_fork` itself, returned both results as a pair and tested the
-/// gate once per child: 30.1 instructions per node against 26.6 now, where the caller
-/// stays the recursive function and reads as the sequential recursion plus one test of
-/// the gate per node (callgrind, a crate depending on weft, 2^18 nodes, one thread).
+/// `join` on the one worker of a pool of one: nobody could take `b`, so it is not recorded;
+/// both closures run here, `a` then `b`, as plain calls.
 #[inline(always)]
-fn join_without_fork<A, B, RA, RB>(oper_a: A, oper_b: B, injected: bool) -> (RA, RB)
+fn join_in_place<A, B, RA, RB>(oper_a: A, oper_b: B, injected: bool) -> (RA, RB)
 where
     A: FnOnce(FnContext) -> RA,
     B: FnOnce(FnContext) -> RB,

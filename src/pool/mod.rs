@@ -4,9 +4,10 @@
 //! A worker's life in five lines:
 //! 1. pop its own deque (LIFO), else its targeted queue, else the injector, else steal from a
 //!    random victim (FIFO end);
-//! 2. run the job; a `join` inside records `b` as a *private fork*, runs `a`, pops `b` back;
-//! 3. while any worker is idle, each busy worker publishes its oldest private fork on its deque;
-//! 4. with nothing found for a few dozen rounds, it gets sleepy, then parks (`sleep/`);
+//! 2. run the job; a `join` inside pushes `b` on its *fork stack*, runs `a`, pops `b` back;
+//! 3. while any worker is idle, each forking worker publishes its oldest fork on its deque;
+//! 4. with nothing found for a few dozen rounds, it takes a fork nobody published from another
+//!    worker's fork stack if there is one, else gets sleepy, then parks (`sleep/`);
 //! 5. a publication, an injection or the latch it waits on wakes it (`sleep/README.md`).
 //!
 //! Inside `isolate`, step 1 takes only jobs of the isolated region; others it takes on the
@@ -15,6 +16,8 @@
 
 mod broadcast;
 mod deprecated;
+mod fence;
+mod fork_stack;
 mod handle;
 mod isolate;
 mod job;
@@ -110,7 +113,7 @@ pub(crate) fn record_event(event: Event, n: u64) {
 }
 
 /// For long-running work between `join`s (a driver's chunk loop): if some worker is idle,
-/// publish the current worker's oldest private fork so that it can be stolen.
+/// publish the current worker's oldest unpublished fork so that it can be stolen.
 #[inline]
 pub(crate) fn offer_forks() {
     WorkerThread::with_current(|worker| {
@@ -120,11 +123,14 @@ pub(crate) fn offer_forks() {
     })
 }
 
-/// Whether a worker of the current pool is looking for work (a hint: one relaxed load).
-/// False outside any pool.
+/// Whether some worker of the current pool is looking for work (true outside any pool). A
+/// driver about to run a loop's first item then offers the loop's rest first (an item may
+/// wait for another item, which an idle worker must be able to take); a `par_bridge` piece
+/// waiting for the lock then leaves pending jobs to the idle worker. A hint (one relaxed
+/// load).
 #[inline]
 pub(crate) fn anyone_idle() -> bool {
-    WorkerThread::with_current(|worker| worker.is_some_and(WorkerThread::anyone_idle))
+    WorkerThread::with_current(|worker| worker.map_or(true, WorkerThread::anyone_idle))
 }
 
 /// Whether the code running now runs inside a wait of its worker: in a job the worker took
@@ -138,8 +144,8 @@ pub(crate) fn inside_a_wait() -> bool {
 
 /// For a driver about to fold a little work on its own: true if a worker of the current
 /// pool is idle and new work offered by this thread would go to it, because this worker
-/// offers nothing else first (no job in its deque, no private fork). If a worker is idle but
-/// this worker's oldest private fork would be taken first, that fork is published instead
+/// offers nothing else first (no job in its deque, no unpublished fork). If a worker is idle but
+/// this worker's oldest unpublished fork would be taken first, that fork is published instead
 /// and the answer is false: the idle worker gets the larger, older piece. True outside any
 /// pool, where the caller's work is injected into a pool anyway. A hint (one relaxed load
 /// when nobody is idle), stale by the time it is used.
@@ -195,7 +201,7 @@ pub(crate) enum Inline {
     /// Fold it whole: this is a worker of a pool of one, nobody could take any of it.
     Alone,
     /// Fold it here: it is nested in work whose [`InlineLimit`] allows loops this long. An
-    /// idle worker has been offered this worker's oldest private fork (as by
+    /// idle worker has been offered this worker's oldest unpublished fork (as by
     /// [`offer_forks`]), a larger and older piece than a part of this loop.
     Nested,
 }
@@ -243,7 +249,7 @@ fn replace_inline_limit(limit: u32) -> u32 {
 }
 
 /// For long-running work between `join`s whose pieces are slow (a driver folding items of
-/// many microseconds each): publish the current worker's oldest private fork now, idle
+/// many microseconds each): publish the current worker's oldest unpublished fork now, idle
 /// worker or not, so that a worker falling idle later can steal it at once instead of
 /// waiting for the next [`offer_forks`]. A deque push, negligible next to such pieces.
 #[inline]

@@ -8,6 +8,8 @@ use std::thread;
 
 use crossbeam_deque::{Injector, Steal, Stealer, Worker};
 
+use super::fence;
+use super::fork_stack::ForkStack;
 use super::isolate::{self, SetAside, Tag};
 use super::job::{Job, JobRef, StackJob, TaggedJob};
 use super::latch::{CoreLatch, CrossLatch, LatchRef, LockLatch};
@@ -58,6 +60,8 @@ impl std::fmt::Debug for Registry {
 
 struct ThreadInfo {
     stealer: Stealer<TaggedJob>,
+    /// The worker's forks (`fork_stack.rs`): the worker pushes and pops, others steal.
+    forks: Arc<ForkStack>,
     /// Jobs that only this worker may run (broadcast).
     targeted: Injector<TaggedJob>,
     /// Jobs `spawn_fifo`ed by this worker, oldest first; see `FifoQueue`.
@@ -180,6 +184,8 @@ impl Registry {
         mut builder: ThreadPoolBuilder<S>,
     ) -> Result<Arc<Registry>, ThreadPoolBuildError> {
         let num_threads = builder.resolved_num_threads();
+        // Before any worker can push a fork: the workers must see the final fence mode.
+        fence::init();
         let adopt_current_thread = builder.uses_current_thread();
         if adopt_current_thread && WorkerThread::with_current(|worker| worker.is_some()) {
             return Err(ThreadPoolBuildError::current_thread_already_in_pool());
@@ -190,6 +196,7 @@ impl Registry {
                 .iter()
                 .map(|deque| ThreadInfo {
                     stealer: deque.stealer(),
+                    forks: Arc::new(ForkStack::new()),
                     targeted: Injector::new(),
                     fifo: FifoQueue(Injector::new()),
                     terminate: CoreLatch::new(),
@@ -316,6 +323,19 @@ impl Registry {
         self.thread_infos[victim].stealer.steal()
     }
 
+    /// Worker `index`'s fork stack, for that worker.
+    pub(crate) fn fork_stack(&self, index: usize) -> Arc<ForkStack> {
+        Arc::clone(&self.thread_infos[index].forks)
+    }
+
+    /// The oldest fork of worker `victim` that its owner did not publish (the fork stack's
+    /// heavy side: see `fork_stack.rs`).
+    pub(crate) fn steal_fork_from(&self, victim: usize, context: Tag) -> Option<TaggedJob> {
+        self.thread_infos[victim]
+            .forks
+            .steal(|tag| context.admits(tag))
+    }
+
     /// The oldest injected job that `context` admits; the ones before it are set aside.
     pub(crate) fn steal_injected(&self, context: Tag) -> Option<TaggedJob> {
         loop {
@@ -366,6 +386,8 @@ impl Registry {
                 .thread_infos
                 .iter()
                 .any(|info| !info.stealer.is_empty())
+            || (self.thread_infos.iter().enumerate())
+                .any(|(other, info)| other != index && info.forks.looks_nonempty())
     }
 
     /// Queues a job from outside the pool (or for any worker) and wakes a worker for it.

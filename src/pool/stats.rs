@@ -32,7 +32,7 @@ pub struct PoolStats {
     pub jobs_stolen: u64,
     /// Jobs taken from the injector (submitted from outside the pool).
     pub jobs_injected: u64,
-    /// `join` forks moved from a private fork stack to a deque because a worker was idle.
+    /// `join` forks moved from a fork stack to a deque because a worker was idle.
     pub forks_published: u64,
     /// Indexed parallel loops (`par_iter`, ranges, `par_chunks`, ...) run as work-stealing
     /// index ranges: a worker owns a range, and an idle worker steals the upper half of

@@ -1,21 +1,19 @@
-//! `WorkerThread`: the state a worker keeps for itself (its deque, its private fork stack,
-//! its victim RNG), reached through a thread-local pointer, and the search loop
-//! (own deque → own broadcast queue → injector → random victims).
+//! `WorkerThread`: the state a worker keeps for itself (its deque, its fork stack, its victim
+//! RNG), reached through a thread-local pointer, and the search loop (own deque → own
+//! broadcast queue → injector → random victims → other workers' fork stacks).
 //!
-//! ## Private forks, published on demand
-//! `join(a, b)` does not put `b` on the crossbeam deque. It records `b` on the worker's
-//! *fork stack*, a plain array only this thread touches, and pops it back after `a`: on one
-//! busy thread a join costs a few stores and loads. Forks are published — moved, oldest
-//! first, to the crossbeam deque where thieves can steal them — only when the sleep counters
-//! say some worker is idle, and only while the deque is empty, so that at most one
-//! unclaimed fork per worker sits in the deque. Published forks always form a prefix
-//! (`0..published`) of the fork stack, because the oldest fork is the largest piece of work
-//! and the first one a thief should get.
+//! ## Forks: stealable from the start, published on demand
+//! `join(a, b)` records `b` on the worker's *fork stack* (`fork_stack.rs`) with a few plain
+//! stores and pops it back after `a`: on one busy thread a join costs no atomic
+//! read-modify-write and no fence. Every fork can be taken by another worker from the moment
+//! it is pushed, through the fork stack's heavy side (a process-wide barrier per steal), so a
+//! worker that is idle, or becomes idle later, can always take the oldest fork of a worker
+//! whose owner is blocked in user code. That path is the slow one: an idle worker tries it
+//! once per trip towards sleep, and a sleeper looks at every fork stack before it parks.
 //!
-//! `join` deep in a recursion reads one thread-local word and no field of the worker: the
-//! worker's join gate (`sleep/gate.rs`), which lives in the thread's own storage
-//! (`JOIN_GATE`) and is open while the worker holds enough unpublished forks and nobody is
-//! idle.
+//! The cheap path is publication: when the sleep counters say some worker is idle, a worker
+//! that forks moves its oldest fork to its crossbeam deque (one at a time: only while the
+//! deque is empty), where thieves take it with one CAS and the sleep protocol wakes them.
 //!
 //! ## The inline limit
 //! A plain number per worker, for the code it runs now (`pool::InlineLimit`): loops nested
@@ -25,35 +23,25 @@
 //!
 //! ## Isolation
 //! Queued jobs carry a tag (`TaggedJob`) and the worker runs in an isolation context
-//! (`isolate.rs`). A private fork has no tag: publishing it looks the tag up from the
-//! contexts' fork-stack heights, so `join`'s fast path pays nothing for isolation. A worker
-//! in a restricted context sets aside every job it takes but may not run, and searches on.
+//! (`isolate.rs`); a fork records its tag when it is pushed (one more store). A worker in a
+//! restricted context sets aside every queued job it takes but may not run, and searches on;
+//! from fork stacks it steals only forks its context admits.
 
 use std::cell::Cell;
 use std::ptr;
 use std::sync::Arc;
 
 use crossbeam_deque::{Steal, Worker};
-#[cfg(not(all(test, loom)))]
-use crossbeam_utils::CachePadded;
 
+use super::fence;
+use super::fork_stack::ForkStack;
 use super::isolate::{Tag, WorkerContexts};
 use super::job::{JobRef, TaggedJob};
 use super::latch::{AsCoreLatch, CoreLatch};
 use super::registry::Registry;
-use super::sleep::Gate;
 use super::stats::{Event, WorkerStats};
 use super::trace::TraceWriter;
 use super::{Inline, SHORT_PATH_MAX};
-
-/// Forks a worker keeps privately; deeper recursions publish the excess directly.
-const FORK_CAPACITY: usize = 128;
-
-/// Unpublished forks a worker keeps before further joins stop forking (`join` then runs
-/// both closures in place). Thieves take the oldest fork first, and the oldest few are the
-/// largest pieces of a recursion; forking deeper only costs time (chili's join makes the
-/// same observation). Measured on fib and tree sums: 3 and 4 tie, 1 starves thieves.
-const MAX_PRIVATE_FORKS: usize = 3;
 
 /// `push_fork`'s answer when the fork went straight to the deque.
 const PUBLISHED_DIRECTLY: usize = usize::MAX;
@@ -114,40 +102,6 @@ pub(crate) fn fold_inline_fast(len: usize) -> Inline {
     Inline::Nested
 }
 
-#[cfg(not(all(test, loom)))]
-thread_local! {
-    /// This thread's join gate, the one word `join`'s fast path reads: the gate of the worker
-    /// running on this thread, registered with its pool's `Sleep` for as long as the worker
-    /// is current (`install_current`); closed on every other thread, and nobody opens it.
-    /// Padded: other workers write it when they go idle, and it should not share a line with
-    /// this thread's other thread-locals.
-    ///
-    /// Deep in a recursion `join` runs both closures in place. Its test for that used to load
-    /// the worker pointer, test it for null, load the fork stack's two counters, then the
-    /// registry and the sleep counters (38.2 instructions per node of a tree sum, the
-    /// sequential recursion 21.0, callgrind); then a thread-local copy of the unpublished-fork
-    /// count and a pointer to the counters (33.2); then a thread-local pointer to a gate in
-    /// the registry (32.0, or 31.0 with the gate-closed path `#[cold]`). Now the gate itself
-    /// is thread-local: one compare against the thread pointer plus an offset.
-    static JOIN_GATE: CachePadded<Gate> = const { CachePadded::new(Gate::closed()) };
-}
-
-/// `join`'s fast-path test: true if this thread is a worker whose gate is open, so that
-/// `join` need not fork (see `MAX_PRIVATE_FORKS`) and nobody waits for work. When false,
-/// `join` asks [`WorkerThread::join_in_place`].
-#[cfg(not(all(test, loom)))]
-#[inline(always)]
-pub(crate) fn join_gate_open() -> bool {
-    JOIN_GATE.with(|gate| gate.is_open())
-}
-
-/// The loom models run no workers (loom's atomics have no `const` constructor for a
-/// thread-local gate): `join` always takes its closed-gate path.
-#[cfg(all(test, loom))]
-pub(crate) fn join_gate_open() -> bool {
-    false
-}
-
 /// Undoes `install_current` when dropped: at the end of `run_as_current` (returning or
 /// unwinding), and at the end of an adopted thread (`adopt_current_thread`).
 struct Uninstall<'w>(&'w WorkerThread);
@@ -161,7 +115,8 @@ impl Drop for Uninstall<'_> {
 /// The per-thread state of one worker.
 pub(crate) struct WorkerThread {
     deque: Worker<TaggedJob>,
-    forks: ForkStack,
+    /// This worker's fork stack (the registry shares it with the other workers).
+    forks: Arc<ForkStack>,
     /// The isolation context this worker runs in (`isolate.rs`).
     contexts: WorkerContexts,
     index: usize,
@@ -175,6 +130,8 @@ pub(crate) struct WorkerThread {
     inline_limit: Cell<u32>,
     /// [`ALONE`] in a pool of one worker (nobody to share a loop with), 0 otherwise.
     base_inline_limit: u32,
+    /// The worker of a pool of one: nobody could take a fork, so `join` records none.
+    alone: bool,
     /// Set if the pool records (`pool/trace`): every recording point tests this field.
     trace: Option<TraceWriter>,
     /// What loops started on this worker last measured of their items, one slot per loop
@@ -196,15 +153,6 @@ impl std::fmt::Debug for WorkerThread {
     }
 }
 
-/// The private fork stack. Only the owning thread touches it (`WorkerThread` is `!Sync`).
-struct ForkStack {
-    slots: [Cell<JobRef>; FORK_CAPACITY],
-    /// Forks in `slots[..len]` are pending, the newest at `len - 1`.
-    len: Cell<usize>,
-    /// Forks in `slots[..published]` were moved to the deque.
-    published: Cell<usize>,
-}
-
 impl WorkerThread {
     pub(crate) fn new(deque: Worker<TaggedJob>, index: usize, registry: Arc<Registry>) -> Self {
         let base_inline_limit = if registry.num_threads() == 1 {
@@ -214,16 +162,13 @@ impl WorkerThread {
         };
         WorkerThread {
             deque,
-            forks: ForkStack {
-                slots: [const { Cell::new(JobRef::noop()) }; FORK_CAPACITY],
-                len: Cell::new(0),
-                published: Cell::new(0),
-            },
+            forks: registry.fork_stack(index),
             contexts: WorkerContexts::new(),
             index,
             rng: XorShift64Star::new(index as u64 + 1),
             inline_limit: Cell::new(base_inline_limit),
             base_inline_limit,
+            alone: registry.num_threads() == 1,
             trace: registry.trace_writer(index),
             loop_hints: [const { Cell::new((0, 0)) }; 1 << LOOP_HINT_BITS],
             waits: Cell::new(0),
@@ -260,8 +205,7 @@ impl WorkerThread {
         body()
     }
 
-    /// Makes `self` this thread's worker in [`CURRENT`], and this thread's [`JOIN_GATE`] its
-    /// gate in the pool's `Sleep`.
+    /// Makes `self` this thread's worker in [`CURRENT`].
     fn install_current(&self) {
         CURRENT.with(|current| {
             assert!(
@@ -271,23 +215,10 @@ impl WorkerThread {
             current.set(self);
         });
         self.mirror_inline_limit(self.inline_limit.get());
-        #[cfg(not(all(test, loom)))]
-        JOIN_GATE.with(|gate| {
-            // SAFETY: this thread's gate lives as long as the thread; `uninstall_current`
-            // unregisters it before `run_as_current` returns or unwinds, and an adopted
-            // thread's `Uninstall` guard does before the thread's storage goes. Only the
-            // owner (this thread) and the sleep protocol write it; it is closed here (closed
-            // at start, and closed again on every unregistration).
-            unsafe { self.registry.sleep.register_gate(self.index, gate) }
-        });
     }
 
-    /// Undoes [`install_current`](Self::install_current): the gate is this thread's alone
-    /// again, and closed, as a thread that is no worker needs it.
+    /// Undoes [`install_current`](Self::install_current).
     fn uninstall_current(&self) {
-        self.registry.sleep.unregister_gate(self.index);
-        #[cfg(not(all(test, loom)))]
-        JOIN_GATE.with(|gate| gate.close());
         FAST_INLINE_LIMIT.with(|fast| fast.set(0));
         CURRENT.with(|current| current.set(ptr::null()));
     }
@@ -312,41 +243,11 @@ impl WorkerThread {
         self.inline_limit.replace(limit)
     }
 
-    fn gate(&self) -> &Gate {
-        self.registry.sleep.gate(self.index)
-    }
-
-    /// Unpublished forks: those a thief could still be offered.
+    /// Forks of this worker that no thief took and that are not published: what a thief
+    /// could still be offered.
     #[inline]
     fn private_forks(&self) -> usize {
-        self.forks.len.get() - self.forks.published.get()
-    }
-
-    /// The private forks shrank (popped or published): closes the gate below the limit
-    /// (the gate is open only while `private_forks() >= MAX_PRIVATE_FORKS`).
-    #[inline]
-    fn private_forks_shrank(&self) {
-        if self.private_forks() < MAX_PRIVATE_FORKS {
-            self.gate().close();
-        }
-    }
-
-    /// `join`'s decision once the gate was closed: true if it runs both closures in place.
-    /// They do if this worker holds enough unpublished forks (a thief would take one of
-    /// those older, larger pieces first); then, as [`offer_forks`](Self::offer_forks)
-    /// would, the oldest is published if some worker is idle, else the gate opens so that
-    /// the next `join`s skip this test.
-    #[inline(never)]
-    pub(crate) fn join_in_place(&self) -> bool {
-        if self.private_forks() < MAX_PRIVATE_FORKS {
-            return false;
-        }
-        if self.anyone_idle() {
-            self.share_fork_cold();
-        } else {
-            self.registry.sleep.open_gate(self.index);
-        }
-        true
+        self.forks.present()
     }
 
     /// Makes the current thread this worker for the rest of its life, without a worker loop
@@ -354,13 +255,19 @@ impl WorkerThread {
     /// the middle of a `join` on it at any later time, so no point is safe to free it.
     pub(crate) fn adopt_current_thread(self) {
         thread_local! {
-            /// Uninstalls the adopted worker when the thread ends (its thread-locals, the
-            /// gate among them, are freed after their destructors have run).
+            /// Uninstalls the adopted worker when the thread ends (its thread-locals are
+            /// freed after their destructors have run).
             static ADOPTED: Cell<Option<Uninstall<'static>>> = const { Cell::new(None) };
         }
         let worker: &'static WorkerThread = Box::leak(Box::new(self));
         worker.install_current();
         ADOPTED.with(|adopted| adopted.set(Some(Uninstall(worker))));
+    }
+
+    /// Whether this is the one worker of its pool: no other worker could take its forks.
+    #[inline(always)]
+    pub(crate) fn is_alone(&self) -> bool {
+        self.alone
     }
 
     pub(crate) fn index(&self) -> usize {
@@ -384,33 +291,30 @@ impl WorkerThread {
         op()
     }
 
-    /// Records `job` (the `b` of a join) as a private fork; returns its slot for `pop_fork`.
+    /// Records `job` (the `b` of a join) as a fork; returns its index for `pop_fork`. If some
+    /// worker is idle, the oldest fork is published for it (see the module doc).
     #[inline]
     pub(crate) fn push_fork(&self, job: JobRef) -> usize {
-        let slot = self.forks.len.get();
-        if slot == FORK_CAPACITY {
+        let Some(index) = self.forks.push(job, self.context_tag()) else {
             self.push(TaggedJob::new(job, self.context_tag()));
             return PUBLISHED_DIRECTLY;
-        }
-        self.forks.slots[slot].set(job);
-        self.forks.len.set(slot + 1);
+        };
+        // The push's store, then the look at the sleep counters: a worker that is about to
+        // sleep either counts as idle here or sees the fork after its heavy fence
+        // (*fork-while-falling-asleep* in `sleep/README.md`).
+        fence::light();
         self.offer_forks();
-        slot
+        index
     }
 
-    /// Takes the fork in `slot` back; true if it was never published (run it inline).
+    /// Takes fork `index` back; true if it is still ours to run inline, false if it was
+    /// published or stolen (then `reclaim_fork` finds it in the deque or waits for it).
     #[inline]
-    pub(crate) fn pop_fork(&self, slot: usize) -> bool {
-        if slot == PUBLISHED_DIRECTLY {
+    pub(crate) fn pop_fork(&self, index: usize) -> bool {
+        if index == PUBLISHED_DIRECTLY {
             return false;
         }
-        self.forks.len.set(slot);
-        let private = slot >= self.forks.published.get();
-        if !private {
-            self.forks.published.set(slot);
-        }
-        self.private_forks_shrank();
-        private
+        self.forks.pop(index)
     }
 
     /// True if some worker of this pool is looking for work (a hint: see `Sleep::anyone_idle`).
@@ -421,7 +325,7 @@ impl WorkerThread {
 
     /// Whether work this worker started offering now would go to an idle worker: one is
     /// idle, and nothing of this worker's would be taken first, as its deque is empty and it
-    /// holds no private fork (an offer publishes the oldest private fork, which is older and
+    /// holds no private fork (an offer publishes the oldest unpublished fork, which is older and
     /// larger than any new work). If a worker is idle but something else comes first, that
     /// is offered instead (`offer_forks`). See `pool::idle_worker_needs_work`.
     #[inline]
@@ -483,7 +387,7 @@ impl WorkerThread {
         self.set_inline_limit(limit)
     }
 
-    /// Publishes the oldest private fork if some worker is idle (see `pool::offer_forks`).
+    /// Publishes the oldest unpublished fork if some worker is idle (see `pool::offer_forks`).
     #[inline]
     pub(crate) fn offer_forks(&self) {
         if self.anyone_idle() {
@@ -491,7 +395,7 @@ impl WorkerThread {
         }
     }
 
-    /// Publishes the oldest private fork whether or not anyone is idle (see
+    /// Publishes the oldest unpublished fork whether or not anyone is idle (see
     /// `pool::publish_fork`).
     #[inline]
     pub(crate) fn publish_fork(&self) {
@@ -500,46 +404,27 @@ impl WorkerThread {
         }
     }
 
-    /// If nothing of this worker's is stealable (its deque is empty) while a private fork
-    /// waits, publishes the oldest private fork (in a pool of one, nobody could take it).
-    /// A join deep in a recursion finds the deque holding an older fork and pays a few
-    /// loads; the publishing push happens about once per stolen or reclaimed fork.
-    #[inline]
-    pub(crate) fn keep_one_fork_stealable(&self) {
-        if self.private_forks() > 0 && self.registry.num_threads() > 1 && self.deque.is_empty() {
-            self.share_fork_cold();
-        }
-    }
-
-    /// Someone is idle (or `publish_fork` asks): publish our oldest private fork, unless one
+    /// Someone is idle (or `publish_fork` asks): publish our oldest fork, unless one
     /// already waits in the deque.
     #[cold]
     fn share_fork_cold(&self) {
-        let oldest = self.forks.published.get();
-        if oldest < self.forks.len.get() && self.deque.is_empty() {
-            let tag = self.contexts.fork_tag(oldest);
-            self.deque
-                .push(TaggedJob::new(self.forks.slots[oldest].get(), tag));
-            self.forks.published.set(oldest + 1);
-            self.private_forks_shrank();
+        if !self.deque.is_empty() {
+            return;
+        }
+        if let Some(job) = self.forks.take_oldest() {
+            self.deque.push(job);
             self.note(Event::ForkPublished, 1);
             self.registry.sleep.new_jobs(1);
         }
     }
 
-    /// Publishes every private fork: called before this worker waits, so that idle workers
-    /// can take the forks of the frames it is suspended in.
+    /// Publishes every fork: called before this worker waits, so that idle workers (and
+    /// this one, while it waits) can take the forks of the frames it is suspended in.
     fn share_all_forks(&self) {
-        let (start, end) = (self.forks.published.get(), self.forks.len.get());
-        if start < end {
-            for (index, slot) in self.forks.slots.iter().enumerate().take(end).skip(start) {
-                let tag = self.contexts.fork_tag(index);
-                self.deque.push(TaggedJob::new(slot.get(), tag));
-            }
-            self.forks.published.set(end);
-            self.private_forks_shrank();
-            self.note(Event::ForkPublished, (end - start) as u64);
-            self.registry.sleep.new_jobs(end - start);
+        let published = self.forks.take_all(|job| self.deque.push(job));
+        if published > 0 {
+            self.note(Event::ForkPublished, published as u64);
+            self.registry.sleep.new_jobs(published);
         }
     }
 
@@ -653,6 +538,12 @@ impl WorkerThread {
                 if let Some(job) = self.find_work() {
                     break Some(job);
                 }
+                // Once per trip towards sleep, the expensive source: forks nobody offered.
+                if idle.becoming_sleepy() {
+                    if let Some(job) = self.steal_unoffered_fork() {
+                        break Some(job);
+                    }
+                }
                 let since = self.trace.as_ref().map(TraceWriter::now);
                 if sleep.no_work_found(&mut idle, latch, || self.has_visible_work()) {
                     self.note(Event::Woken, 1);
@@ -725,7 +616,30 @@ impl WorkerThread {
         }
     }
 
+    /// A fork that its owner did not publish, taken from another worker's fork stack (the
+    /// oldest of the first stack found non-empty whose oldest fork this worker's context
+    /// admits).
+    #[cold]
+    fn steal_unoffered_fork(&self) -> Option<TaggedJob> {
+        let context = self.context_tag();
+        let workers = self.registry.num_threads();
+        let start = self.rng.next_below(workers);
+        let (job, victim) = (0..workers)
+            .map(|offset| (start + offset) % workers)
+            .filter(|&victim| victim != self.index)
+            .find_map(|victim| Some((self.registry.steal_fork_from(victim, context)?, victim)))?;
+        self.note(Event::JobStolen, 1);
+        if let Some(trace) = &self.trace {
+            trace.stole_job(victim);
+        }
+        Some(job)
+    }
+
+    /// The last look before parking. The heavy fence first: a fork pushed before it is seen
+    /// below, and one pushed after it finds this worker counted in `idle` and is published
+    /// (*fork-while-falling-asleep* in `sleep/README.md`).
     fn has_visible_work(&self) -> bool {
+        fence::heavy();
         !self.deque.is_empty()
             || self
                 .registry
@@ -740,7 +654,7 @@ impl WorkerThread {
 
     /// Runs `op` in a fresh isolation context (`isolate`).
     pub(crate) fn isolated<R>(&self, tag: Tag, op: impl FnOnce() -> R) -> R {
-        self.contexts.enter(tag, self.forks.len.get(), op)
+        self.contexts.enter(tag, op)
     }
 
     /// Runs `op`, the body of a job tagged `tag`, in the context it belongs in: the job's if
@@ -748,7 +662,7 @@ impl WorkerThread {
     /// task inline uses this too).
     #[inline]
     pub(crate) fn run_tagged<R>(&self, tag: Tag, op: impl FnOnce() -> R) -> R {
-        self.contexts.run_job(tag, || self.forks.len.get(), op)
+        self.contexts.run_job(tag, op)
     }
 
     /// Runs `job` if this worker's context admits it, else sets it aside (a FIFO entry's job).

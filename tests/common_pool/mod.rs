@@ -22,6 +22,28 @@ pub(crate) use weft as par;
 /// never assert on time.
 pub(crate) const HANG_GUARD: Duration = Duration::from_secs(30);
 
+/// Runs `body` on a helper thread; fails the test (instead of hanging) if it does not finish
+/// within the hang guard. A deadlocked run leaves its threads blocked, so the process exits.
+pub(crate) fn with_watchdog<R: Send + 'static>(
+    what: &str,
+    body: impl FnOnce() -> R + Send + 'static,
+) -> R {
+    let (sender, receiver) = mpsc::channel();
+    thread::spawn(move || {
+        let _ = sender.send(panic::catch_unwind(AssertUnwindSafe(body)));
+    });
+    match receiver.recv_timeout(HANG_GUARD) {
+        Ok(Ok(value)) => value,
+        Ok(Err(payload)) => panic::resume_unwind(payload),
+        Err(_) => {
+            // Written past the test harness's capture: the process exits right after.
+            let message = format!("DEADLOCK: {what} did not finish within {HANG_GUARD:?}\n");
+            let _ = std::io::Write::write_all(&mut std::io::stderr(), message.as_bytes());
+            std::process::exit(101);
+        }
+    }
+}
+
 /// Builds a pool with `num_threads` workers, or fails the test.
 pub(crate) fn pool(num_threads: usize) -> par::ThreadPool {
     par::ThreadPoolBuilder::new()
@@ -111,26 +133,4 @@ pub(crate) fn wait_until(mut condition: impl FnMut() -> bool) -> bool {
         thread::sleep(Duration::from_millis(1));
     }
     true
-}
-
-/// Runs `body` on a helper thread; fails the test (instead of hanging) if it does not finish
-/// within the hang guard. A deadlocked run leaves its threads blocked, so the process exits.
-pub(crate) fn with_watchdog<R: Send + 'static>(
-    what: &str,
-    body: impl FnOnce() -> R + Send + 'static,
-) -> R {
-    let (sender, receiver) = mpsc::channel();
-    thread::spawn(move || {
-        let _ = sender.send(panic::catch_unwind(AssertUnwindSafe(body)));
-    });
-    match receiver.recv_timeout(HANG_GUARD) {
-        Ok(Ok(value)) => value,
-        Ok(Err(payload)) => panic::resume_unwind(payload),
-        Err(_) => {
-            // Written past the test harness's capture: the process exits right after.
-            let message = format!("DEADLOCK: {what} did not finish within {HANG_GUARD:?}\n");
-            let _ = std::io::Write::write_all(&mut std::io::stderr(), message.as_bytes());
-            std::process::exit(101);
-        }
-    }
 }

@@ -18,6 +18,7 @@ mod isolate;
 mod join;
 mod nested;
 mod panics;
+mod progress;
 mod scope;
 mod spawn;
 mod spawn_handler;

@@ -4,7 +4,11 @@
 
 use loom::sync::Arc;
 
-use super::{Gate, Sleep};
+use super::Sleep;
+use crate::pool::fence;
+use crate::pool::fork_stack::ForkStack;
+use crate::pool::isolate::Tag;
+use crate::pool::job::{Job, JobRef};
 use crate::pool::latch::CoreLatch;
 use crate::sync::{thread, Mutex};
 
@@ -201,129 +205,77 @@ fn loom_a_job_set_aside_by_an_isolated_worker_reaches_an_eligible_one() {
     });
 }
 
-/// Workers `indices` start looking for work, each on a thread of its own (and never stop).
-fn start_looking_on_threads(
-    sleep: &Arc<Sleep>,
-    indices: std::ops::RangeInclusive<usize>,
-) -> Vec<thread::JoinHandle<()>> {
-    indices
-        .map(|index| {
-            let sleep = sleep.clone();
-            thread::spawn(move || {
-                sleep.start_looking(index, 0);
-            })
-        })
-        .collect()
-}
-
-/// *idle-while-gate-opens*: workers `1..=lookers` start looking for work (and never stop)
-/// while worker 0 runs `owner` on its gate. Whatever the interleaving, the gate must end
-/// closed: an opening either saw an idle worker and closed again, or that worker's swap
-/// came later and closed it.
-fn gate_ends_closed_while_workers_start_looking(lookers: usize, owner: fn(&Sleep)) {
+/// *fork-while-falling-asleep*: an owner pushes a fork and then blocks (it never forks or
+/// publishes again); the only other worker is falling asleep. Either the owner sees it idle
+/// and publishes the fork on its (stand-in) deque, or the worker's last look before parking,
+/// after its heavy fence, sees the fork on the owner's fork stack and steals it on its next
+/// trip towards sleep. A fork stranded with a parked worker shows up as a deadlock.
+fn fork_while_the_worker_falls_asleep(owner_yields: u32) {
     loom::model(move || {
-        let sleep = Arc::new(Sleep::new(lookers + 1));
-        let looking = start_looking_on_threads(&sleep, 1..=lookers);
-        owner(&sleep);
-        for worker in looking {
-            worker.join().unwrap();
-        }
-        assert!(!sleep.gate(0).is_open());
-    });
-}
-
-#[test]
-fn loom_a_worker_that_starts_looking_closes_an_opening_gate() {
-    gate_ends_closed_while_workers_start_looking(1, |sleep| sleep.open_gate(0));
-}
-
-/// The owner closes and reopens (a fork popped, then enough forks again) while two workers
-/// start looking.
-#[test]
-fn loom_a_gate_reopened_while_two_workers_start_looking_ends_closed() {
-    gate_ends_closed_while_workers_start_looking(2, |sleep| {
-        sleep.open_gate(0);
-        sleep.gate(0).close();
-        sleep.open_gate(0);
-    });
-}
-
-/// An opening with nobody idle leaves the gate open (the models above are not vacuous).
-#[test]
-fn loom_a_gate_opens_when_nobody_is_idle() {
-    loom::model(|| {
         let sleep = Arc::new(Sleep::new(2));
-        let looked = {
-            let sleep = sleep.clone();
+        let deque = Arc::new(Mutex::new(Vec::new()));
+        let forks = Arc::new(ForkStack::new());
+        let latch = Arc::new(CoreLatch::new());
+        let worker = {
+            let (sleep, deque, forks, latch) =
+                (sleep.clone(), deque.clone(), forks.clone(), latch.clone());
             thread::spawn(move || {
-                sleep.start_looking(1, 0);
-                sleep.stop_looking(true);
+                let mut idle = sleep.start_looking(1, 0);
+                loop {
+                    let popped = deque.lock().unwrap().pop();
+                    if let Some(job) = popped {
+                        sleep.stop_looking(true);
+                        return job;
+                    }
+                    if idle.becoming_sleepy() {
+                        if let Some(job) = forks.steal(|_| true) {
+                            sleep.stop_looking(true);
+                            return job.job;
+                        }
+                    }
+                    sleep.no_work_found(&mut idle, &latch, || {
+                        fence::heavy();
+                        !deque.lock().unwrap().is_empty() || forks.looks_nonempty()
+                    });
+                }
             })
         };
-        looked.join().unwrap();
-        sleep.open_gate(0);
-        assert!(sleep.gate(0).is_open());
-    });
-}
-
-/// A worker registers a gate of its own (in the pool, its thread-local one) while
-/// workers `1..=lookers` start looking, after `owner_yields` yields (see
-/// `publish_while_the_worker_falls_asleep` on loom and spawners), and then runs `owner`
-/// with it; `check` judges the gate once everyone is done.
-fn registered_gate_while_workers_start_looking(
-    lookers: usize,
-    owner_yields: u32,
-    owner: fn(&Sleep, &Gate),
-    check: fn(&Gate) -> bool,
-) {
-    loom::model(move || {
-        let sleep = Arc::new(Sleep::new(lookers + 1));
-        let gate = Arc::new(Gate::closed());
-        let looking = start_looking_on_threads(&sleep, 1..=lookers);
         for _ in 0..owner_yields {
             thread::yield_now();
         }
-        // SAFETY: `gate` lives in an Arc held to the end of the model.
-        unsafe { sleep.register_gate(0, &gate) };
-        owner(&sleep, &gate);
-        for worker in looking {
-            worker.join().unwrap();
+        // `WorkerThread::push_fork`: the push, the light fence, the look at the counters.
+        // SAFETY: never executed; the pointer only identifies the fork.
+        let job = unsafe { JobRef::new(&MARKER) };
+        forks.push(job, Tag::NONE).unwrap();
+        fence::light();
+        if sleep.anyone_idle() {
+            if let Some(oldest) = forks.take_oldest() {
+                deque.lock().unwrap().push(oldest.job);
+                sleep.new_jobs(1);
+            }
         }
-        assert!(check(&gate));
+        assert_eq!(worker.join().unwrap(), job);
     });
 }
 
-/// *gate-leaves*, opening half: a worker that started looking before the owner registered
-/// its gate closed the spare, not this gate; the owner's first opening must still see it
-/// idle. With `register_gate`'s fence removed, this fails at `LOOM_MAX_PREEMPTIONS=2`.
-#[test]
-fn loom_an_opening_after_registering_sees_a_worker_that_closed_the_spare() {
-    for owner_yields in [0, 2] {
-        registered_gate_while_workers_start_looking(
-            1,
-            owner_yields,
-            |sleep, _| sleep.open_gate(0),
-            |gate| !gate.is_open(),
-        );
+struct Marker;
+
+impl Job for Marker {
+    unsafe fn execute(_: *const ()) {
+        unreachable!("the model never runs the fork");
     }
 }
 
-/// *gate-leaves*, leaving half: once `unregister_gate` returns, no worker writes the gate
-/// (the owner's thread may end and free it), so the mark set after it survives. With the
-/// wait for `closing` removed from `unregister_gate`, this fails at
-/// `LOOM_MAX_PREEMPTIONS=2`.
+static MARKER: Marker = Marker;
+
 #[test]
-fn loom_no_worker_writes_a_gate_after_it_is_unregistered() {
-    for owner_yields in [0, 2] {
-        registered_gate_while_workers_start_looking(
-            2,
-            owner_yields,
-            |sleep, gate| {
-                sleep.open_gate(0);
-                sleep.unregister_gate(0);
-                gate.poison();
-            },
-            Gate::is_poisoned,
-        );
-    }
+fn loom_a_fork_pushed_as_a_worker_starts_looking_reaches_it() {
+    fork_while_the_worker_falls_asleep(0);
+}
+
+/// The same, pushed once the worker has had its search rounds. With the heavy fence removed
+/// from the last look, or the owner's look at the counters, the fork can be stranded.
+#[test]
+fn loom_a_fork_pushed_as_a_worker_sleeps_reaches_it() {
+    fork_while_the_worker_falls_asleep(super::ROUNDS_UNTIL_SLEEPY + 2);
 }

@@ -1,22 +1,18 @@
 //! Sleeping and waking idle workers: an idle pool uses no CPU, new work wakes as few
 //! sleepers as it needs, and no wake-up is lost. Design and named races: `README.md` in this
 //! folder (*sleepy-then-publish*, *publish-while-last-searcher-leaves*,
-//! *latch-set-while-falling-asleep*, *idle-while-gate-opens*, *gate-leaves*).
-
-use std::ptr;
+//! *latch-set-while-falling-asleep*, *fork-while-falling-asleep*).
 
 mod counters;
-mod gate;
 #[cfg(all(test, loom))]
 mod loom_tests;
 
 pub(crate) use counters::MAX_WORKERS;
 use counters::{Counters, ONE_IDLE, ONE_JOBS_EVENT, ONE_SLEEPING};
 use crossbeam_utils::CachePadded;
-pub(crate) use gate::Gate;
 
 use super::latch::CoreLatch;
-use crate::sync::atomic::{self, AtomicPtr, AtomicU64, AtomicUsize, Ordering};
+use crate::sync::atomic::{AtomicU64, Ordering};
 use crate::sync::{thread, Condvar, Mutex};
 
 /// Search rounds (each a `yield_now`) before a worker becomes sleepy: a few microseconds of
@@ -31,16 +27,6 @@ pub(crate) struct Sleep {
     counters: CachePadded<AtomicU64>,
     /// One per worker; padded so that waking one worker does not disturb its neighbours.
     workers: Vec<CachePadded<WorkerSleepState>>,
-    /// Where each worker's join gate (`gate.rs`) is: in the worker thread's own thread-local
-    /// storage once it registers (`register_gate`), so that `join` reads it at a fixed
-    /// offset from the thread pointer; in `spare_gates` before that and after it leaves.
-    gates: Box<[AtomicPtr<Gate>]>,
-    /// A gate per worker for the time its own is not registered (nobody reads these on a
-    /// `join` fast path; an owner that is not registered never opens one).
-    spare_gates: Box<[Gate]>,
-    /// Workers inside `start_looking`'s closing loop, which dereferences `gates`: a worker
-    /// leaving waits for zero before its thread-local gate may be freed (*gate-leaves*).
-    closing: CachePadded<AtomicUsize>,
 }
 
 #[derive(Debug)]
@@ -64,10 +50,19 @@ pub(crate) struct IdleState {
     jobs_event: u32,
 }
 
+impl IdleState {
+    /// True for the search round after which the worker becomes sleepy: once per trip
+    /// towards sleep, the moment for the searches too costly for every round.
+    #[inline]
+    pub(crate) fn becoming_sleepy(&self) -> bool {
+        self.rounds == ROUNDS_UNTIL_SLEEPY
+    }
+}
+
 impl Sleep {
     pub(crate) fn new(num_workers: usize) -> Sleep {
         assert!(num_workers <= MAX_WORKERS);
-        let mut sleep = Sleep {
+        Sleep {
             counters: CachePadded::new(AtomicU64::new(0)),
             workers: (0..num_workers)
                 .map(|_| {
@@ -78,83 +73,20 @@ impl Sleep {
                     })
                 })
                 .collect(),
-            gates: Box::default(),
-            spare_gates: (0..num_workers).map(|_| Gate::closed()).collect(),
-            closing: CachePadded::new(AtomicUsize::new(0)),
-        };
-        // The spares do not move from here on (a boxed slice).
-        sleep.gates = (sleep.spare_gates.iter())
-            .map(|spare| AtomicPtr::new(ptr::from_ref(spare).cast_mut()))
-            .collect();
-        sleep
-    }
-
-    /// Worker `index`'s join gate: its registered one, else its spare. For the owner (the
-    /// reference must not outlive its registration) and the models.
-    pub(crate) fn gate(&self, index: usize) -> &Gate {
-        // ORDERING: Acquire pairs with the Release store that registered the gate; the
-        // owner reads its own store anyway.
-        let gate = self.gates[index].load(Ordering::Acquire);
-        // SAFETY: a spare (owned by `self`) or a registered gate, which stays valid until
-        // `unregister_gate(index)`, called by the owner only; callers are that owner.
-        unsafe { &*gate }
-    }
-
-    /// Makes `gate` worker `index`'s join gate, in place of its spare (the owner, once, before
-    /// it can open a gate; `gate` is closed).
-    ///
-    /// # Safety
-    /// `gate` must stay valid until [`unregister_gate`](Self::unregister_gate)`(index)`
-    /// returns, and be written only through this module's protocol meanwhile.
-    pub(crate) unsafe fn register_gate(&self, index: usize, gate: &Gate) {
-        // ORDERING: Release publishes the gate; the SeqCst fence orders this store before the
-        // owner's later reads of `idle` against each closer's fence (*gate-leaves*): a worker
-        // that started looking and then closed the spare is counted in `idle` when the owner
-        // first opens this gate.
-        self.gates[index].store(ptr::from_ref(gate).cast_mut(), Ordering::Release);
-        atomic::fence(Ordering::SeqCst);
-    }
-
-    /// Worker `index` (the owner) takes its gate back: once this returns, no other thread
-    /// touches it, and `gate(index)` is the spare again (*gate-leaves*).
-    pub(crate) fn unregister_gate(&self, index: usize) {
-        let spare = &self.spare_gates[index];
-        // ORDERING: the store then the SeqCst fence, against each closer's increment of
-        // `closing` then its fence: whichever fence comes first in the single order, either
-        // the closer loads the spare, or the load of `closing` below counts the closer.
-        self.gates[index].store(ptr::from_ref(spare).cast_mut(), Ordering::Release);
-        atomic::fence(Ordering::SeqCst);
-        // ORDERING: Acquire synchronizes with each closer's Release decrement (the RMWs in
-        // between continue its release sequence): its swap on the old gate is done.
-        while self.closing.load(Ordering::Acquire) != 0 {
-            thread::yield_now();
         }
     }
 
-    /// Worker `index` (the caller) holds enough private forks to run `join`s in place: opens
-    /// its gate unless some worker is idle (*idle-while-gate-opens*).
-    pub(crate) fn open_gate(&self, index: usize) {
-        let gate = self.gate(index);
-        gate.open();
-        // ORDERING: Relaxed suffices: the swap in `open` acquired from every idle worker
-        // whose closing swap it replaced (see `gate.rs`); a worker that closed the spare
-        // instead is seen through the fences of `register_gate` and `start_looking`.
-        if counters::anyone_idle(self.counters.load(Ordering::Relaxed)) {
-            gate.reclose();
-        }
-    }
-
-    /// True if some worker is looking for work: `join` publishes a private fork then.
+    /// True if some worker is looking for work: `join` publishes its oldest fork then.
     #[inline]
     pub(crate) fn anyone_idle(&self) -> bool {
         // ORDERING: a hint. Missing an idle worker for a while costs parallelism, never
-        // correctness: every private fork is run by its owner if nobody takes it.
+        // correctness: a fork nobody takes is run by its owner.
         counters::anyone_idle(self.counters.load(Ordering::Relaxed))
     }
 
     /// A worker thread is being started: it counts as idle (it will look for work as soon
-    /// as it runs) until [`worker_arrived`](Self::worker_arrived). The gates start closed,
-    /// and an owner opening its gate sees this count (*idle-while-gate-opens*).
+    /// as it runs) until [`worker_arrived`](Self::worker_arrived): workers that fork meanwhile
+    /// publish their oldest fork for it.
     pub(crate) fn worker_arriving(&self) {
         self.counters.fetch_add(ONE_IDLE, Ordering::SeqCst);
     }
@@ -168,24 +100,6 @@ impl Sleep {
     /// A worker starts looking for work, in isolation context `context`.
     pub(crate) fn start_looking(&self, worker_index: usize, context: u64) -> IdleState {
         self.counters.fetch_add(ONE_IDLE, Ordering::SeqCst);
-        // After the increment: an owner that opens its gate over this CLOSED sees it.
-        // ORDERING: Relaxed increment, then the SeqCst fence that orders it (and the `idle`
-        // increment) against `unregister_gate`'s and `register_gate`'s (*gate-leaves*).
-        self.closing.fetch_add(1, Ordering::Relaxed);
-        atomic::fence(Ordering::SeqCst);
-        for (index, gate) in self.gates.iter().enumerate() {
-            if index != worker_index {
-                // ORDERING: Acquire pairs with `register_gate`'s Release store.
-                let gate = gate.load(Ordering::Acquire);
-                // SAFETY: a spare (owned by `self`), or a registered gate: its owner's
-                // `unregister_gate` does not return while `closing` counts this loop and the
-                // load above could have read it (*gate-leaves*).
-                unsafe { &*gate }.close_for_idle();
-            }
-        }
-        // ORDERING: Release: `unregister_gate`'s Acquire load that reads zero then sees the
-        // swaps above done.
-        self.closing.fetch_sub(1, Ordering::Release);
         IdleState {
             worker_index,
             context,
