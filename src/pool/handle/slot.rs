@@ -84,6 +84,15 @@ impl<T> Slot<T> {
         }
     }
 
+    /// A slot whose claim is taken already: its task (a future, `future.rs`) completes it,
+    /// through whichever worker polls it to its end.
+    pub(crate) fn claimed() -> Self {
+        Slot {
+            state: AtomicUsize::new(CLAIMED),
+            ..Slot::new()
+        }
+    }
+
     /// True for exactly one caller: the one that runs the task's function.
     pub(crate) fn claim(&self) -> bool {
         // ORDERING: only who wins matters (RMW atomicity); the function itself reached both
@@ -217,6 +226,13 @@ impl<T> Slot<T> {
             return Some(unsafe { self.take_result() });
         }
         None
+    }
+
+    /// The registered waker, taken out (by the task's last owner, to drop it where a panic
+    /// of its drop is caught).
+    pub(crate) fn take_waker(&mut self) -> Option<Waker> {
+        // SAFETY: `&mut self`: nobody else touches the slot.
+        self.waker.with_mut(|waker| unsafe { (*waker).take() })
     }
 
     /// # Safety
