@@ -114,9 +114,11 @@
 //! ```
 //!
 //! Where the `unsafe` lives (a reviewer's map): `pool/` (`job.rs`, `latch.rs`, the current
-//! worker's thread-local in `worker.rs`, `join.rs`, `scope.rs`, `registry.rs`, and the job
-//! handles of `spawn.rs`, `broadcast.rs` and `mod.rs`); `drive/clock.rs` (`rdtsc`); `iter/`
-//! collect and the `Vec` and array sources; `huge_pages.rs`; and `slice/sort/`.
+//! worker's thread-local in `worker.rs`, `join.rs`, `scope.rs`, `registry.rs`, the job
+//! handles of `spawn.rs`, `broadcast.rs` and `mod.rs`, `spawn_handle`'s task and slot in
+//! `handle.rs` and `handle/slot.rs`, and a spawned future's waker and pinned future in
+//! `future.rs`); `drive/clock.rs` (`rdtsc`); `iter/` collect and the `Vec` and array
+//! sources; `huge_pages.rs`; and `slice/sort/`.
 
 // Modules in data-flow order, top (what users call) to bottom (threads and atomics).
 pub mod array; // arrays by value (Rayon's `rayon::array`)

@@ -33,10 +33,10 @@ use std::mem::ManuallyDrop;
 use std::pin::{pin, Pin};
 use std::ptr;
 use std::sync::Arc;
-use std::task::{Context, Poll, RawWaker, RawWakerVTable, Wake, Waker};
+use std::task::{Context, Poll, RawWaker, RawWakerVTable, Waker};
 
 use super::handle::{self, Finish, JoinHandle, LatchWaker, ScopedJoinHandle, TaskControl};
-use super::handle::{dispose_of_completed, PoolFinish, Slot};
+use super::handle::{dispose_of_completed, PoolFinish, Slot, Unparker};
 use super::isolate::Tag;
 use super::job::{Job, JobRef, JobResult, TaggedJob};
 use super::latch::CrossLatch;
@@ -44,7 +44,6 @@ use super::registry::{self, Registry};
 use super::trace::JobKind;
 use super::unwind::{self, FirstPanic};
 use super::worker::WorkerThread;
-use crate::sync::atomic::{AtomicBool, Ordering};
 use state::Schedule;
 
 /// Runs `future` on the current pool (the global pool outside any pool) and returns its
@@ -157,40 +156,14 @@ fn block_on_worker<F: Future>(mut future: Pin<&mut F>, worker: &WorkerThread) ->
 
 /// `block_on` outside any pool: park between polls.
 fn block_on_thread<F: Future>(mut future: Pin<&mut F>) -> F::Output {
-    let unparker = Arc::new(Unparker {
-        thread: std::thread::current(),
-        woken: AtomicBool::new(false),
-    });
+    let unparker = Unparker::for_this_thread();
     let waker = Waker::from(Arc::clone(&unparker));
     let mut cx = Context::from_waker(&waker);
     loop {
         if let Poll::Ready(output) = future.as_mut().poll(&mut cx) {
             return output;
         }
-        // ORDERING: Acquire pairs with the Release swap of the wake: what the waker wrote
-        // before waking is seen by the next poll.
-        while !unparker.woken.swap(false, Ordering::Acquire) {
-            std::thread::park();
-        }
-    }
-}
-
-/// The waker of `block_on` outside any pool.
-struct Unparker {
-    thread: std::thread::Thread,
-    /// Set by a wake, cleared by the waiting thread before it polls again.
-    woken: AtomicBool,
-}
-
-impl Wake for Unparker {
-    fn wake(self: Arc<Self>) {
-        self.wake_by_ref();
-    }
-
-    fn wake_by_ref(self: &Arc<Self>) {
-        // ORDERING: Release pairs with the Acquire swap in `block_on_thread`.
-        self.woken.swap(true, Ordering::Release);
-        self.thread.unpark();
+        unparker.park_until_woken();
     }
 }
 

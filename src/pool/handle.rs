@@ -33,20 +33,23 @@ use super::registry::{self, Registry};
 use super::unwind::{self, FirstPanic, PanicPayload};
 use super::worker::WorkerThread;
 use slot::Completion;
-pub(super) use slot::Slot;
+pub(super) use slot::{Slot, Unparker};
 
-/// The handle of a task started by [`spawn_handle`] or [`ThreadPool::spawn_handle`]
-/// (a [`ScopedJoinHandle`] whose task borrows nothing).
+/// The handle of a task started by [`spawn_handle`] or [`ThreadPool::spawn_handle`], or of
+/// a future started by [`spawn_future`](crate::spawn_future) or
+/// [`ThreadPool::spawn_future`] (a [`ScopedJoinHandle`] whose task borrows nothing).
 ///
 /// [`ThreadPool::spawn_handle`]: crate::ThreadPool::spawn_handle
+/// [`ThreadPool::spawn_future`]: crate::ThreadPool::spawn_future
 pub type JoinHandle<T> = ScopedJoinHandle<'static, T>;
 
-/// The handle of a task whose result is a `T`; for [`Scope::spawn_handle`], a task that may
-/// borrow from outside the scope, so the handle cannot outlive those borrows.
+/// The handle of a task (or spawned future) whose result is a `T`; for
+/// [`Scope::spawn_handle`] and [`Scope::spawn_future`], a task that may borrow from outside
+/// the scope, so the handle cannot outlive those borrows.
 ///
 /// - [`join`](Self::join) waits for the result. On a worker thread it runs other jobs of its
-///   pool meanwhile (and runs the task itself if no worker has started it yet); elsewhere it
-///   blocks.
+///   pool meanwhile (and runs a task itself if no worker has started it yet; a future is
+///   polled only by its wakes); elsewhere it blocks.
 /// - `.await` waits for the result in async code: the handle is a `Future`, woken once, when
 ///   the result is ready. No thread polls it.
 /// - [`is_finished`](Self::is_finished) says whether the result is ready.
@@ -70,6 +73,7 @@ pub type JoinHandle<T> = ScopedJoinHandle<'static, T>;
 /// ```
 ///
 /// [`Scope::spawn_handle`]: crate::Scope::spawn_handle
+/// [`Scope::spawn_future`]: crate::Scope::spawn_future
 #[must_use = "dropping a handle detaches its task; `join` or `.await` it to get the result"]
 pub struct ScopedJoinHandle<'scope, T> {
     /// None once the result was returned.
@@ -191,8 +195,9 @@ impl<'scope, T> ScopedJoinHandle<'scope, T> {
     ///
     /// On a worker thread of the task's pool it runs the task right here if no worker has
     /// started it yet, else runs other jobs of the pool until the result is ready (so a pool
-    /// of one thread can join its own tasks). On a worker of another pool it runs that
-    /// pool's jobs meanwhile; on any other thread it blocks.
+    /// of one thread can join its own tasks; a spawned future is never run inline, its
+    /// polls are jobs like the others). On a worker of another pool it runs that pool's jobs
+    /// meanwhile; on any other thread it blocks.
     ///
     /// ```
     /// let pool = weft::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
