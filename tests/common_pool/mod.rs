@@ -28,9 +28,9 @@ pub(crate) fn with_watchdog<R: Send + 'static>(
     what: &str,
     body: impl FnOnce() -> R + Send + 'static,
 ) -> R {
-    let (sender, receiver) = std::sync::mpsc::channel();
+    let (sender, receiver) = mpsc::channel();
     thread::spawn(move || {
-        let _ = sender.send(panic::catch_unwind(panic::AssertUnwindSafe(body)));
+        let _ = sender.send(panic::catch_unwind(AssertUnwindSafe(body)));
     });
     match receiver.recv_timeout(HANG_GUARD) {
         Ok(Ok(value)) => value,
@@ -135,24 +135,3 @@ pub(crate) fn wait_until(mut condition: impl FnMut() -> bool) -> bool {
     true
 }
 
-/// Runs `body` on a helper thread; fails the test (instead of hanging) if it does not finish
-/// within the hang guard. A deadlocked run leaves its threads blocked, so the process exits.
-pub(crate) fn with_watchdog<R: Send + 'static>(
-    what: &str,
-    body: impl FnOnce() -> R + Send + 'static,
-) -> R {
-    let (sender, receiver) = mpsc::channel();
-    thread::spawn(move || {
-        let _ = sender.send(panic::catch_unwind(AssertUnwindSafe(body)));
-    });
-    match receiver.recv_timeout(HANG_GUARD) {
-        Ok(Ok(value)) => value,
-        Ok(Err(payload)) => panic::resume_unwind(payload),
-        Err(_) => {
-            // Written past the test harness's capture: the process exits right after.
-            let message = format!("DEADLOCK: {what} did not finish within {HANG_GUARD:?}\n");
-            let _ = std::io::Write::write_all(&mut std::io::stderr(), message.as_bytes());
-            std::process::exit(101);
-        }
-    }
-}
