@@ -12,12 +12,13 @@
 //!
 //! Inside `isolate`, step 1 takes only jobs of the isolated region; others it takes on the
 //! way are set aside for other workers (`isolate.rs`). `spawn_handle`'s tasks and their
-//! awaitable handles live in `handle.rs`.
+//! awaitable handles live in `handle.rs`; spawned futures and `block_on` in `future.rs`.
 
 mod broadcast;
 mod deprecated;
 mod fence;
 mod fork_stack;
+mod future;
 mod handle;
 mod isolate;
 mod job;
@@ -40,6 +41,7 @@ mod tests;
 pub use broadcast::{broadcast, spawn_broadcast, BroadcastContext};
 #[allow(deprecated)]
 pub use deprecated::{initialize, Configuration};
+pub use future::{block_on, spawn_future};
 pub use handle::{spawn_handle, JoinHandle, ScopedJoinHandle};
 pub use isolate::isolate;
 pub use join::{join, join_context, FnContext};

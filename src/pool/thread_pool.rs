@@ -3,6 +3,7 @@
 
 use std::any::Any;
 use std::fmt;
+use std::future::Future;
 use std::io;
 use std::sync::Arc;
 
@@ -11,8 +12,8 @@ use super::sleep::MAX_WORKERS;
 use super::thread_builder::{CustomSpawn, DefaultSpawn, ThreadBuilder, ThreadSpawn};
 use super::trace::{self, Trace, TraceConfig};
 use super::{
-    broadcast, handle, isolate, scope, spawn, BroadcastContext, JoinHandle, PoolStats, Scope,
-    ScopeFifo, Yield,
+    broadcast, future, handle, isolate, scope, spawn, BroadcastContext, JoinHandle, PoolStats,
+    Scope, ScopeFifo, Yield,
 };
 
 /// Receives the payloads of panics in detached tasks.
@@ -754,6 +755,29 @@ impl ThreadPool {
         T: Send + 'static,
     {
         handle::spawn_handle_in(&self.registry, op)
+    }
+
+    /// Runs `future` on this pool and returns its [`JoinHandle`]: `join` it, or `.await` it
+    /// (see [`spawn_future`](crate::spawn_future)).
+    ///
+    /// ```
+    /// let pool = weft::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    /// let handle = pool.spawn_future(async {
+    ///     let squares: Vec<_> = (0..4u64).map(|i| weft::spawn_handle(move || i * i)).collect();
+    ///     let mut total = 0;
+    ///     for square in squares {
+    ///         total += square.await;
+    ///     }
+    ///     total
+    /// });
+    /// assert_eq!(handle.join(), 14);
+    /// ```
+    pub fn spawn_future<F>(&self, future: F) -> JoinHandle<F::Output>
+    where
+        F: Future + Send + 'static,
+        F::Output: Send + 'static,
+    {
+        future::spawn_future_in(&self.registry, future)
     }
 
     /// [`isolate`](crate::isolate) on a worker of this pool: runs `op` there (as
