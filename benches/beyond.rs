@@ -445,5 +445,5 @@ fn futures_group(weft_pools: &[(usize, weft::ThreadPool)], n: u64, rounds: usize
             })),
         ));
     }
-    run("futures", list, rounds);
+    run("futures", list, 1, rounds);
 }
