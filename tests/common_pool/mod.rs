@@ -134,4 +134,3 @@ pub(crate) fn wait_until(mut condition: impl FnMut() -> bool) -> bool {
     }
     true
 }
-
