@@ -358,3 +358,39 @@ fn a_pool_from_a_spawn_handler_shrinks_but_cannot_start_threads() {
 fn zero_threads_is_refused() {
     common_pool::pool(2).set_num_threads(0).unwrap();
 }
+
+#[test]
+fn a_task_spawned_by_a_retiring_workers_exit_handler_runs() {
+    with_watchdog("a spawn in the exit handler of a retiring worker", || {
+        let armed = Arc::new(AtomicBool::new(true));
+        let ran = Arc::new(AtomicUsize::new(0));
+        let pool = {
+            let (armed, ran) = (Arc::clone(&armed), Arc::clone(&ran));
+            par::ThreadPoolBuilder::new()
+                .num_threads(4)
+                .exit_handler(move |_| {
+                    if armed.load(Ordering::SeqCst) {
+                        let ran = Arc::clone(&ran);
+                        // Queued on the retiring worker's own deque, after its hand-off.
+                        par::spawn(move || {
+                            ran.fetch_add(1, Ordering::SeqCst);
+                        });
+                    }
+                })
+                .build()
+                .unwrap()
+        };
+        for _ in 0..20 {
+            let before = ran.load(Ordering::SeqCst);
+            pool.set_num_threads(1).unwrap();
+            assert!(
+                wait_until(|| ran.load(Ordering::SeqCst) == before + 3),
+                "the three retiring workers' tasks run: {} of 3",
+                ran.load(Ordering::SeqCst) - before
+            );
+            pool.set_num_threads(4).unwrap();
+        }
+        armed.store(false, Ordering::SeqCst);
+        pool.shutdown_and_wait();
+    });
+}
