@@ -507,6 +507,14 @@ impl Registry {
         // Its fork stack is empty: forks live only while the frame that pushed them does,
         // and the main loop has no frame of a job below it.
         debug_assert!(!slot.forks.looks_nonempty());
+        self.hand_off_queued_jobs(slot);
+        state.occupants[index] = Occupant::Exiting;
+        Retire::Exit
+    }
+
+    /// Moves every job of `slot`'s deque to the injector, oldest first (the deque's owner
+    /// is the caller, so no job is added meanwhile; thieves may take some first).
+    fn hand_off_queued_jobs(&self, slot: &ThreadInfo) {
         let mut moved = 0;
         loop {
             match slot.stealer.steal() {
@@ -521,8 +529,6 @@ impl Registry {
         if moved > 0 {
             self.sleep.new_jobs(moved);
         }
-        state.occupants[index] = Occupant::Exiting;
-        Retire::Exit
     }
 
     /// A worker that left its main loop gives its deque back. Returns the deque if the pool
@@ -546,6 +552,9 @@ impl Registry {
                 return Some(deque);
             }
         }
+        // Jobs the exit handler queued here (a `spawn` on the worker) must not wait for
+        // the next thread of this slot.
+        self.hand_off_queued_jobs(slot);
         *lock(&slot.parked) = Some(deque);
         state.occupants[index] = Occupant::Vacant;
         let floor = self.num_threads().min(state.occupants.len());
