@@ -508,6 +508,7 @@ impl Registry {
         // and the main loop has no frame of a job below it.
         debug_assert!(!slot.forks.looks_nonempty());
         self.hand_off_queued_jobs(slot);
+        self.sleep.searcher_retired();
         state.occupants[index] = Occupant::Exiting;
         Retire::Exit
     }

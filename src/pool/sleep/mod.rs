@@ -149,6 +149,19 @@ impl Sleep {
         }
     }
 
+    /// A worker left the search for good (it retires) and no longer counts as idle. A
+    /// publisher may have counted it as an awake searcher and woken nobody: if no awake
+    /// searcher is left while some worker sleeps, wake one (*retire-while-searching* in
+    /// `README.md`). At worst a woken worker finds nothing and sleeps again.
+    pub(crate) fn searcher_retired(&self) {
+        // SeqCst: after this worker's own RMW that uncounted it, so a publisher that counted
+        // it comes earlier in the word's order and this load sees its sleepers.
+        let now = Counters::unpack(self.counters.load(Ordering::SeqCst));
+        if now.awake_idle() == 0 && now.sleeping > 0 {
+            self.wake_any(1);
+        }
+    }
+
     /// One search round found nothing: spin, get sleepy, or sleep. `has_work` is the last
     /// look for work before parking. True if the worker parked (and has been woken).
     pub(crate) fn no_work_found(
