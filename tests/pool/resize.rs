@@ -218,7 +218,7 @@ fn tasks_queued_on_a_retiring_worker_all_run_once_elsewhere() {
 
 #[test]
 fn retire_protocol_stress() {
-    const TASKS: usize = 3_000;
+    const TASKS: usize = 20_000;
     with_watchdog("the retire protocol under stress", || {
         let threads = Arc::new(Threads::default());
         let exits = Arc::new(AtomicUsize::new(0));
@@ -241,7 +241,7 @@ fn retire_protocol_stress() {
                             runs[task + 1].fetch_add(1, Ordering::SeqCst);
                         });
                     });
-                    if task % 64 == 0 {
+                    if task % 256 == 0 {
                         // Broadcasts stay coherent: workers 0..m, each told m.
                         let seen = pool.broadcast(|ctx| (ctx.index(), ctx.num_threads()));
                         let m = seen.len();
@@ -256,7 +256,7 @@ fn retire_protocol_stress() {
         };
         let mut rng = common::rng(50);
         let mut resizes = 0;
-        while !spawner.is_finished() || resizes < 50 {
+        while !spawner.is_finished() || resizes < 300 {
             let n = rng.random_range(1..=6);
             pool.set_num_threads(n).unwrap();
             assert_eq!(pool.current_num_threads(), n);
