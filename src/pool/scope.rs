@@ -367,7 +367,9 @@ impl<'scope> ScopeBase<'scope> {
         F: Fn(BroadcastContext<'_>) + Send + Sync + 'scope,
     {
         let body = Arc::new(body);
-        let num_threads = self.registry.num_threads();
+        // The size stays fixed until the jobs are queued (see `registry::FixedSize`).
+        let size = self.registry.fixed_size();
+        let num_threads = size.num_threads();
         let base = ScopePtr(self);
         let jobs: Vec<_> = (0..num_threads)
             .map(|_| {
@@ -386,7 +388,7 @@ impl<'scope> ScopeBase<'scope> {
                 TaggedJob::new(job, self.tag)
             })
             .collect();
-        self.registry.inject_targeted(jobs);
+        size.inject_targeted(jobs);
     }
 
     /// Runs the body, then waits for every task; resumes the first panic.

@@ -38,7 +38,7 @@ use super::fork_stack::ForkStack;
 use super::isolate::{Tag, WorkerContexts};
 use super::job::{JobRef, TaggedJob};
 use super::latch::{AsCoreLatch, CoreLatch};
-use super::registry::Registry;
+use super::registry::{Registry, Retire};
 use super::stats::{Event, WorkerStats};
 use super::trace::TraceWriter;
 use super::{Inline, SHORT_PATH_MAX};
@@ -129,9 +129,12 @@ pub(crate) struct WorkerThread {
     /// (`pool::InlineLimit`), and for every job this worker takes from a queue (`execute`).
     inline_limit: Cell<u32>,
     /// [`ALONE`] in a pool of one worker (nobody to share a loop with), 0 otherwise.
-    base_inline_limit: u32,
+    /// Refreshed from the pool's size for every job taken from a queue (`execute`).
+    base_inline_limit: Cell<u32>,
     /// The worker of a pool of one: nobody could take a fork, so `join` records none.
-    alone: bool,
+    /// Refreshed with `base_inline_limit`: after a resize, a worker sees the new size from
+    /// its next job on (the job it runs keeps the mode it started in: correct either way).
+    alone: Cell<bool>,
     /// Set if the pool records (`pool/trace`): every recording point tests this field.
     trace: Option<TraceWriter>,
     /// What loops started on this worker last measured of their items, one slot per loop
@@ -167,8 +170,8 @@ impl WorkerThread {
             index,
             rng: XorShift64Star::new(index as u64 + 1),
             inline_limit: Cell::new(base_inline_limit),
-            base_inline_limit,
-            alone: registry.num_threads() == 1,
+            base_inline_limit: Cell::new(base_inline_limit),
+            alone: Cell::new(registry.num_threads() == 1),
             trace: registry.trace_writer(index),
             loop_hints: [const { Cell::new((0, 0)) }; 1 << LOOP_HINT_BITS],
             waits: Cell::new(0),
@@ -267,7 +270,29 @@ impl WorkerThread {
     /// Whether this is the one worker of its pool: no other worker could take its forks.
     #[inline(always)]
     pub(crate) fn is_alone(&self) -> bool {
-        self.alone
+        self.alone.get()
+    }
+
+    /// Gives back the deque, once this worker has left its loop (`registry::main_loop`).
+    pub(crate) fn into_deque(self) -> Worker<TaggedJob> {
+        self.deque
+    }
+
+    /// The inline limit a job taken from a queue starts with, refreshed (with `alone`) from
+    /// the pool's current size.
+    #[inline]
+    fn base_inline_limit(&self) -> u32 {
+        let alone = self.registry.num_threads() == 1;
+        if alone != self.alone.get() {
+            self.refresh_alone(alone);
+        }
+        self.base_inline_limit.get()
+    }
+
+    #[cold]
+    fn refresh_alone(&self, alone: bool) {
+        self.alone.set(alone);
+        self.base_inline_limit.set(if alone { ALONE } else { 0 });
     }
 
     pub(crate) fn index(&self) -> usize {
@@ -491,11 +516,26 @@ impl WorkerThread {
         self.waiting(|| self.run_jobs_until(latch));
     }
 
-    /// The main loop of a pool's thread: runs jobs until `latch`, the pool's end, is set.
-    /// Unlike [`wait_until`](Self::wait_until) it does not count as a wait (`waits`).
-    pub(crate) fn run_until_terminated(&self, latch: &CoreLatch) {
-        if !latch.probe() {
-            self.run_jobs_until(latch);
+    /// The main loop of a pool's thread: runs jobs until the pool ends or this worker
+    /// retires (its stop latch is set, and `Registry::retire_check` says so). Unlike
+    /// [`wait_until`](Self::wait_until) it does not count as a wait (`waits`).
+    pub(crate) fn run_until_retired(&self) {
+        let stop = self.registry.stop_latch(self.index);
+        loop {
+            if !stop.probe() {
+                self.run_jobs_until(stop);
+            }
+            // Between jobs: nothing of a job is on this thread's stack.
+            match self.registry.retire_check(self) {
+                Retire::Stay => {}
+                Retire::RunTargeted => {
+                    while let Some(job) = self.registry.take_targeted_job(self.index) {
+                        // SAFETY: a job taken from a queue is live until executed, and ours.
+                        unsafe { self.execute(job) };
+                    }
+                }
+                Retire::Exit => return,
+            }
         }
     }
 
@@ -590,7 +630,8 @@ impl WorkerThread {
     /// A job stolen from another worker's deque that this worker's context admits, and
     /// that worker's index.
     fn steal_from_others(&self, context: Tag) -> Option<(TaggedJob, usize)> {
-        let stealers = self.registry.num_threads();
+        // Retiring workers too: they may still run loops whose pieces others should take.
+        let stealers = self.registry.victims();
         if stealers <= 1 {
             return None;
         }
@@ -622,7 +663,7 @@ impl WorkerThread {
     #[cold]
     fn steal_unoffered_fork(&self) -> Option<TaggedJob> {
         let context = self.context_tag();
-        let workers = self.registry.num_threads();
+        let workers = self.registry.victims();
         let start = self.rng.next_below(workers);
         let (job, victim) = (0..workers)
             .map(|offset| (start + offset) % workers)
@@ -689,7 +730,7 @@ impl WorkerThread {
         // The job is not part of the work this thread was doing: it starts with no inline
         // limit of its own, and the work's limit is back once the job is done. (Jobs do not
         // unwind: they catch their panics.)
-        let limit = self.set_inline_limit(self.base_inline_limit);
+        let limit = self.set_inline_limit(self.base_inline_limit());
         // SAFETY: forwarded from this function's contract.
         let run = || self.run_tagged(job.tag, || unsafe { job.job.execute() });
         match &self.trace {

@@ -22,6 +22,7 @@ mod join;
 mod nested;
 mod panics;
 mod progress;
+mod resize;
 mod scope;
 mod spawn;
 mod spawn_handler;
