@@ -22,6 +22,11 @@
 //!   has it too). Ratios are to the faster of the two.
 //! - `scan_in_place`: `par_inclusive_scan_mut` on a 5·10^7 `Vec<u64>` against a sequential
 //!   in-place loop.
+//! - `futures`: 10^5 tiny tasks spawned by one task running on the pool, each awaited in turn
+//!   (issue #50): tokio's `spawn` + `.await` on its multi-thread runtime (the base) and its
+//!   current-thread runtime (`tokio-1`), weft's `spawn_future` + `.await`, weft's
+//!   `spawn_handle` + `.await` (the driver is a future on the pool too), and a scope's
+//!   `spawn` of 10^5 closures as the plain task's reference; at 2 and 1 threads.
 //!
 //! `cargo bench --features bench-internals --bench beyond` prints, per group, each contender's median time relative to
 //! the best sequential contender's (the first one's, or the fastest median of
@@ -186,6 +191,8 @@ fn main() {
     }
     run("det_sum_f64", list, 1, rounds);
 
+    futures_group(&weft_pools, 100_000 / shrink as u64, rounds);
+
     // The scans' input: 5·10^7 u64 below 2^32 (their sums do not overflow).
     let scan_n = 50_000_000 / shrink;
     let wants_scans = std::env::var("WEFT_BENCH_ONE").map_or_else(
@@ -257,7 +264,7 @@ fn main() {
         ));
     }
     run("scan_into", list, 1, rounds);
-    if std::env::var_os("WEFT_BENCH_ONE").is_none() {
+    if std::env::var_os("WEFT_BENCH_ONE").is_none() && interleave::selected("scan_into") {
         assert_eq!(out.lock().unwrap().last().copied(), Some(expected_last));
     }
 
@@ -343,4 +350,98 @@ fn main() {
         ));
     }
     run("scan_in_place", list, 1, rounds);
+}
+
+/// What each tiny task of the `futures` group computes.
+#[inline]
+fn tiny(i: u64) -> u64 {
+    black_box(i).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 7
+}
+
+/// The `futures` group: `n` tiny tasks spawned by one driver task on the pool and awaited in
+/// turn, on tokio and on weft (see the module doc).
+fn futures_group(weft_pools: &[(usize, weft::ThreadPool)], n: u64, rounds: usize) {
+    let expected = (0..n).map(tiny).fold(0u64, u64::wrapping_add);
+    let tokio_multi = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .build()
+        .expect("tokio runtime");
+    let tokio_single = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .expect("tokio runtime");
+    let tokio_driver = move || async move {
+        let handles: Vec<_> = (0..n)
+            .map(|i| tokio::spawn(async move { tiny(i) }))
+            .collect();
+        let mut total = 0u64;
+        for handle in handles {
+            total = total.wrapping_add(handle.await.expect("a tiny task"));
+        }
+        assert_eq!(total, expected);
+    };
+    let mut list: Vec<Contender<'_>> = vec![
+        (
+            "tokio-2".into(),
+            Box::new(timed(move || {
+                let driver = tokio_multi.spawn(tokio_driver());
+                tokio_multi.block_on(driver).expect("the driver");
+            })),
+        ),
+        (
+            "tokio-1".into(),
+            Box::new(timed(move || {
+                let driver = tokio_single.spawn(tokio_driver());
+                tokio_single.block_on(driver).expect("the driver");
+            })),
+        ),
+    ];
+    for (threads, pool) in weft_pools.iter().rev() {
+        list.push((
+            format!("weft-future-{threads}"),
+            Box::new(timed(move || {
+                pool.spawn_future(async move {
+                    let handles: Vec<_> = (0..n)
+                        .map(|i| weft::spawn_future(async move { tiny(i) }))
+                        .collect();
+                    let mut total = 0u64;
+                    for handle in handles {
+                        total = total.wrapping_add(handle.await);
+                    }
+                    assert_eq!(total, expected);
+                })
+                .join();
+            })),
+        ));
+        list.push((
+            format!("weft-handle-{threads}"),
+            Box::new(timed(move || {
+                pool.spawn_future(async move {
+                    let handles: Vec<_> = (0..n)
+                        .map(|i| weft::spawn_handle(move || tiny(i)))
+                        .collect();
+                    let mut total = 0u64;
+                    for handle in handles {
+                        total = total.wrapping_add(handle.await);
+                    }
+                    assert_eq!(total, expected);
+                })
+                .join();
+            })),
+        ));
+        list.push((
+            format!("weft-scope-{threads}"),
+            Box::new(timed(move || {
+                pool.install(|| {
+                    weft::scope(|s| {
+                        for i in 0..n {
+                            s.spawn(move |_| {
+                                black_box(tiny(i));
+                            });
+                        }
+                    })
+                });
+            })),
+        ));
+    }
+    run("futures", list, 1, rounds);
 }

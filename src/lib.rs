@@ -114,9 +114,11 @@
 //! ```
 //!
 //! Where the `unsafe` lives (a reviewer's map): `pool/` (`job.rs`, `latch.rs`, the current
-//! worker's thread-local in `worker.rs`, `join.rs`, `scope.rs`, `registry.rs`, and the job
-//! handles of `spawn.rs`, `broadcast.rs` and `mod.rs`); `drive/clock.rs` (`rdtsc`); `iter/`
-//! collect and the `Vec` and array sources; `huge_pages.rs`; and `slice/sort/`.
+//! worker's thread-local in `worker.rs`, `join.rs`, `scope.rs`, `registry.rs`, the job
+//! handles of `spawn.rs`, `broadcast.rs` and `mod.rs`, `spawn_handle`'s task and slot in
+//! `handle.rs` and `handle/slot.rs`, and a spawned future's waker and pinned future in
+//! `future.rs`); `drive/clock.rs` (`rdtsc`); `iter/` collect and the `Vec` and array
+//! sources; `huge_pages.rs`; and `slice/sort/`.
 
 // Modules in data-flow order, top (what users call) to bottom (threads and atomics).
 pub mod array; // arrays by value (Rayon's `rayon::array`)
@@ -142,11 +144,12 @@ pub mod trace; // a pool's recorded schedule, rendered as Chrome JSON and SVG
 pub mod vec; // Vec by value and par_drain (Rayon's `rayon::vec`)
 
 pub use pool::{
-    broadcast, current_num_threads, current_thread_has_pending_tasks, current_thread_index,
-    in_place_scope, in_place_scope_fifo, isolate, join, join_context, max_num_threads, scope,
-    scope_fifo, spawn, spawn_broadcast, spawn_fifo, spawn_handle, yield_local, yield_now,
-    BroadcastContext, FnContext, JoinHandle, PoolStats, Scope, ScopeFifo, ScopedJoinHandle,
-    ThreadBuilder, ThreadPool, ThreadPoolBuildError, ThreadPoolBuilder, Yield,
+    block_on, broadcast, current_num_threads, current_thread_has_pending_tasks,
+    current_thread_index, in_place_scope, in_place_scope_fifo, isolate, join, join_context,
+    max_num_threads, scope, scope_fifo, set_num_threads, spawn, spawn_broadcast, spawn_fifo,
+    spawn_future, spawn_handle, yield_local, yield_now, BroadcastContext, FnContext, JoinHandle,
+    PoolStats, Scope, ScopeFifo, ScopedJoinHandle, ThreadBuilder, ThreadPool, ThreadPoolBuildError,
+    ThreadPoolBuilder, Yield,
 };
 // Rayon's deprecated configuration API (rayon-core 1.13 still has it).
 #[allow(deprecated)]

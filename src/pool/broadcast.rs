@@ -104,7 +104,9 @@ where
     R: Send,
 {
     let registry = worker.registry();
-    let num_threads = registry.num_threads();
+    // The size stays fixed until the jobs are queued (see `registry::FixedSize`).
+    let size = registry.fixed_size();
+    let num_threads = size.num_threads();
     let latch = CountLatch::new(num_threads, Some((registry, worker.index())));
     let jobs: Vec<_> = (0..num_threads)
         .map(|_| {
@@ -118,7 +120,7 @@ where
     let tag = worker.context_tag();
     // SAFETY: `jobs` is neither moved nor dropped until `latch` reports all of them done.
     let job_refs = jobs.iter().map(|job| unsafe { job.as_job_ref() });
-    registry.inject_targeted(
+    size.inject_targeted(
         job_refs.map(|job| TaggedJob::new(job.with_kind(JobKind::Broadcast), tag)),
     );
     worker.wait_until(latch.core().expect("the owner is a worker"));
@@ -130,7 +132,8 @@ where
     OP: Fn(BroadcastContext<'_>) + Send + Sync + 'static,
 {
     let op = Arc::new(op);
-    let num_threads = registry.num_threads();
+    let size = registry.fixed_size();
+    let num_threads = size.num_threads();
     let jobs: Vec<_> = (0..num_threads)
         .map(|_| {
             registry.increment_terminate_count();
@@ -150,5 +153,5 @@ where
             TaggedJob::new(job, Tag::NONE)
         })
         .collect();
-    registry.inject_targeted(jobs);
+    size.inject_targeted(jobs);
 }

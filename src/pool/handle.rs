@@ -32,20 +32,24 @@ use super::latch::{CrossLatch, Latch};
 use super::registry::{self, Registry};
 use super::unwind::{self, FirstPanic, PanicPayload};
 use super::worker::WorkerThread;
-use slot::{Completion, Slot};
+use slot::Completion;
+pub(super) use slot::{Slot, Unparker};
 
-/// The handle of a task started by [`spawn_handle`] or [`ThreadPool::spawn_handle`]
-/// (a [`ScopedJoinHandle`] whose task borrows nothing).
+/// The handle of a task started by [`spawn_handle`] or [`ThreadPool::spawn_handle`], or of
+/// a future started by [`spawn_future`](crate::spawn_future) or
+/// [`ThreadPool::spawn_future`] (a [`ScopedJoinHandle`] whose task borrows nothing).
 ///
 /// [`ThreadPool::spawn_handle`]: crate::ThreadPool::spawn_handle
+/// [`ThreadPool::spawn_future`]: crate::ThreadPool::spawn_future
 pub type JoinHandle<T> = ScopedJoinHandle<'static, T>;
 
-/// The handle of a task whose result is a `T`; for [`Scope::spawn_handle`], a task that may
-/// borrow from outside the scope, so the handle cannot outlive those borrows.
+/// The handle of a task (or spawned future) whose result is a `T`; for
+/// [`Scope::spawn_handle`] and [`Scope::spawn_future`], a task that may borrow from outside
+/// the scope, so the handle cannot outlive those borrows.
 ///
 /// - [`join`](Self::join) waits for the result. On a worker thread it runs other jobs of its
-///   pool meanwhile (and runs the task itself if no worker has started it yet); elsewhere it
-///   blocks.
+///   pool meanwhile (and runs a task itself if no worker has started it yet; a future is
+///   polled only by its wakes); elsewhere it blocks.
 /// - `.await` waits for the result in async code: the handle is a `Future`, woken once, when
 ///   the result is ready. No thread polls it.
 /// - [`is_finished`](Self::is_finished) says whether the result is ready.
@@ -69,6 +73,7 @@ pub type JoinHandle<T> = ScopedJoinHandle<'static, T>;
 /// ```
 ///
 /// [`Scope::spawn_handle`]: crate::Scope::spawn_handle
+/// [`Scope::spawn_future`]: crate::Scope::spawn_future
 #[must_use = "dropping a handle detaches its task; `join` or `.await` it to get the result"]
 pub struct ScopedJoinHandle<'scope, T> {
     /// None once the result was returned.
@@ -142,7 +147,7 @@ where
 
 /// The isolation context of the calling thread: a task started here belongs to it, so that
 /// waiters inside the same isolated region may run it.
-fn current_tag() -> Tag {
+pub(super) fn current_tag() -> Tag {
     WorkerThread::with_current(|worker| match worker {
         Some(worker) => worker.context_tag(),
         None => isolate::external_tag(),
@@ -177,16 +182,22 @@ where
     // for it), and `execute` turns the reference back into the `Arc` it came from.
     let job = unsafe { JobRef::new(queued) };
     registry.push_or_inject(TaggedJob::new(job, tag));
-    ScopedJoinHandle { task: Some(task) }
+    ScopedJoinHandle::new(task)
 }
 
-impl<T> ScopedJoinHandle<'_, T> {
+impl<'scope, T> ScopedJoinHandle<'scope, T> {
+    /// The handle of `task`.
+    pub(super) fn new(task: Arc<dyn TaskControl<T> + 'scope>) -> Self {
+        ScopedJoinHandle { task: Some(task) }
+    }
+
     /// Waits for the task and returns its result, or resumes its panic.
     ///
     /// On a worker thread of the task's pool it runs the task right here if no worker has
     /// started it yet, else runs other jobs of the pool until the result is ready (so a pool
-    /// of one thread can join its own tasks). On a worker of another pool it runs that
-    /// pool's jobs meanwhile; on any other thread it blocks.
+    /// of one thread can join its own tasks; a spawned future is never run inline, its
+    /// polls are jobs like the others). On a worker of another pool it runs that pool's jobs
+    /// meanwhile; on any other thread it blocks.
     ///
     /// ```
     /// let pool = weft::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
@@ -228,9 +239,10 @@ impl<T> ScopedJoinHandle<'_, T> {
 /// `join` on a worker: claim and run the task here if it belongs to this pool and nobody
 /// started it; else wait on a latch, running other jobs, until the completer wakes us.
 fn join_on_worker<T>(task: &dyn TaskControl<T>, worker: &WorkerThread) -> JobResult<T> {
-    if Arc::ptr_eq(task.registry(), worker.registry()) && task.slot().claim() {
-        // SAFETY: we won the claim.
-        return unsafe { task.run_here(worker) };
+    if Arc::ptr_eq(task.registry(), worker.registry()) {
+        if let Some(result) = task.run_here(worker) {
+            return result;
+        }
     }
     let latch = Arc::new(LatchWaker(CrossLatch::new(worker)));
     let waker = Waker::from(Arc::clone(&latch));
@@ -245,7 +257,18 @@ fn join_on_worker<T>(task: &dyn TaskControl<T>, worker: &WorkerThread) -> JobRes
 }
 
 /// A waker that sets a latch a worker waits on (and wakes the worker if it sleeps).
-struct LatchWaker(CrossLatch);
+pub(super) struct LatchWaker(CrossLatch);
+
+impl LatchWaker {
+    pub(super) fn new(latch: CrossLatch) -> Self {
+        LatchWaker(latch)
+    }
+
+    /// The latch, to wait on.
+    pub(super) fn latch(&self) -> &CrossLatch {
+        &self.0
+    }
+}
 
 impl Wake for LatchWaker {
     fn wake(self: Arc<Self>) {
@@ -300,9 +323,9 @@ pub(super) trait Finish: Send {
     fn finish(self, registry: &Registry, panic: Option<PanicPayload>);
 }
 
-/// `spawn_handle`'s finish: the panic goes to the panic handler if there is one, else it is
-/// dropped (the panic hook reported it when it happened).
-struct PoolFinish;
+/// `spawn_handle`'s and `spawn_future`'s finish: the panic goes to the panic handler if
+/// there is one, else it is dropped (the panic hook reported it when it happened).
+pub(super) struct PoolFinish;
 
 impl Finish for PoolFinish {
     fn finish(self, registry: &Registry, panic: Option<PanicPayload>) {
@@ -316,15 +339,13 @@ impl Finish for PoolFinish {
     }
 }
 
-/// The handle's view of a task, without the function's type.
-trait TaskControl<T>: Send + Sync {
+/// The handle's view of a task, without its function's or future's type.
+pub(super) trait TaskControl<T>: Send + Sync {
     fn slot(&self) -> &Slot<T>;
     fn registry(&self) -> &Arc<Registry>;
-    /// Runs the function on `worker` and returns its result (a panic as `JobResult::Panic`).
-    ///
-    /// # Safety
-    /// The caller won `slot().claim()`.
-    unsafe fn run_here(&self, worker: &WorkerThread) -> JobResult<T>;
+    /// Runs the task on `worker`, a worker of its pool, and returns its result (a panic as
+    /// `JobResult::Panic`), if it can run inline and nobody has started it; else `None`.
+    fn run_here(&self, worker: &WorkerThread) -> Option<JobResult<T>>;
 }
 
 /// One task: see the module doc.
@@ -382,11 +403,14 @@ where
         &self.registry
     }
 
-    unsafe fn run_here(&self, worker: &WorkerThread) -> JobResult<T> {
-        // SAFETY: forwarded from this function's contract.
+    fn run_here(&self, worker: &WorkerThread) -> Option<JobResult<T>> {
+        if !self.slot.claim() {
+            return None;
+        }
+        // SAFETY: we won the claim.
         let (result, finish) = worker.run_tagged(self.tag, || unsafe { self.run() });
         finish.finish(&self.registry, None);
-        result
+        Some(result)
     }
 }
 
@@ -405,8 +429,11 @@ where
             let (result, finish) = unsafe { task.run() };
             // SAFETY: we won the claim, so we are the completer.
             let completion = unsafe { task.slot.complete(result) };
-            let panic = dispose_of_completed(completion, task);
-            finish.finish(&registry, panic);
+            let mut panic = FirstPanic::default();
+            dispose_of_completed(completion, &mut panic);
+            // Our reference may be the last: the handle's waker may go with it.
+            panic.catch(|| drop(task));
+            finish.finish(&registry, panic.into_inner());
         } else {
             // A `join` ran the task and its finish. Dropping our reference may drop the
             // handle's last waker (user code); no scope waits for it any more.
@@ -418,22 +445,15 @@ where
     }
 }
 
-/// After a queued job completed its task: deals with what `Slot::complete` left (a detached
-/// result, a waker's panic), then drops the job's reference to the task, all before the
-/// task's finish lets a scope end (a scope's task may borrow what the scope guards). Returns
-/// the panic for the finish: the task's own when nobody will join it, else the first panic of
-/// the user code run here (a waker, the drop of a detached result, or of the last waker).
-pub(super) fn dispose_of_completed<T>(
-    completion: Completion<T>,
-    task: impl Sized,
-) -> Option<PanicPayload> {
-    let mut panic = FirstPanic::default();
+/// After its completer stored a task's result, deals with what `Slot::complete` left: a
+/// detached result (dropped here, or its panic recorded: nobody will join it), a waker's
+/// panic. All of it happens before the task's finish lets a scope end (a scope's task may
+/// borrow what the scope guards), and the first panic goes to the finish.
+pub(super) fn dispose_of_completed<T>(completion: Completion<T>, panic: &mut FirstPanic) {
     match completion {
         Completion::Delivered => {}
         Completion::Detached(JobResult::Panic(payload)) => panic.record(payload),
         Completion::Detached(result) => panic.catch(|| drop(result)),
         Completion::WakerPanicked(payload) => panic.record(payload),
     }
-    panic.catch(|| drop(task));
-    panic.into_inner()
 }

@@ -102,6 +102,14 @@ impl CoreLatch {
         old == SLEEPING
     }
 
+    /// Back to UNSET, for a latch that is set again later (a worker's stop latch, when the
+    /// pool grows back before the worker retired). The caller excludes every setter and the
+    /// owner is not waiting on it (the registry's resize lock, held in the owner's main loop).
+    pub(crate) fn reset(&self) {
+        // ORDERING: the exclusion above is a lock, which orders this store with the next set.
+        self.state.store(UNSET, Ordering::Relaxed);
+    }
+
     /// True once the latch is set.
     #[inline]
     pub(crate) fn probe(&self) -> bool {

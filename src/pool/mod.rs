@@ -12,12 +12,13 @@
 //!
 //! Inside `isolate`, step 1 takes only jobs of the isolated region; others it takes on the
 //! way are set aside for other workers (`isolate.rs`). `spawn_handle`'s tasks and their
-//! awaitable handles live in `handle.rs`.
+//! awaitable handles live in `handle.rs`; spawned futures and `block_on` in `future.rs`.
 
 mod broadcast;
 mod deprecated;
 mod fence;
 mod fork_stack;
+mod future;
 mod handle;
 mod isolate;
 mod job;
@@ -26,6 +27,7 @@ mod latch;
 mod registry;
 mod scope;
 mod sleep;
+mod slots;
 mod spawn;
 mod stats;
 mod thread_builder;
@@ -40,6 +42,7 @@ mod tests;
 pub use broadcast::{broadcast, spawn_broadcast, BroadcastContext};
 #[allow(deprecated)]
 pub use deprecated::{initialize, Configuration};
+pub use future::{block_on, spawn_future};
 pub use handle::{spawn_handle, JoinHandle, ScopedJoinHandle};
 pub use isolate::isolate;
 pub use join::{join, join_context, FnContext};
@@ -69,7 +72,31 @@ pub fn current_num_threads() -> usize {
     })
 }
 
-/// The index of the current worker in its pool, or None outside any pool.
+/// Grows or shrinks the global pool to `n` worker threads (creating it first if no one has
+/// used it yet), whichever thread calls it, even a worker of another pool. See
+/// [`ThreadPool::set_num_threads`] for what holds during a resize; this is that method on
+/// the global pool. A weft extension.
+///
+/// # Errors
+/// If a thread could not be started, or the global pool was built with a
+/// [`spawn_handler`](ThreadPoolBuilder::spawn_handler) and must grow.
+///
+/// # Panics
+/// If `n` is 0.
+///
+/// ```
+/// weft::set_num_threads(3).unwrap();
+/// assert_eq!(weft::current_num_threads(), 3);
+/// let squares = weft::broadcast(|ctx| ctx.index() * ctx.index());
+/// assert_eq!(squares, vec![0, 1, 4]);
+/// ```
+pub fn set_num_threads(n: usize) -> Result<(), ThreadPoolBuildError> {
+    registry::global_registry().set_num_threads(n)
+}
+
+/// The index of the current worker in its pool, or None outside any pool. During a shrink,
+/// a worker that is retiring keeps its index until it exits (see
+/// [`ThreadPool::set_num_threads`]): the index may then be `current_num_threads()` or more.
 ///
 /// ```
 /// assert_eq!(weft::current_thread_index(), None);

@@ -2,11 +2,13 @@
 //! borrow anything that outlives the scope; the scope returns only when all of them
 //! (including tasks they spawned) have finished, then resumes the first panic, if any.
 
+use std::future::Future;
 use std::marker::PhantomData;
 use std::ptr;
 use std::sync::Arc;
 
 use super::broadcast::BroadcastContext;
+use super::future;
 use super::handle::{self, Finish, ScopedJoinHandle};
 use super::isolate::{self, Tag};
 use super::job::{HeapJob, TaggedJob};
@@ -231,6 +233,39 @@ impl<'scope> Scope<'scope> {
         handle::spawn_task(&self.base.registry, self.base.tag, func, finish)
     }
 
+    /// Runs `future`, which may borrow data that outlives the scope, on the scope's pool,
+    /// and returns its [`ScopedJoinHandle`]: `join` it or `.await` it inside the scope or
+    /// after. The scope waits for the future's end like for any task: a future that is
+    /// never woken again keeps the scope waiting (unless every waker of it and its handle
+    /// are dropped: then nothing can poll it again, and it is dropped). Its panic resumes in
+    /// `join` or `.await`; if the handle was dropped before the future ended, the scope
+    /// resumes it instead. See [`spawn_future`](crate::spawn_future).
+    ///
+    /// ```
+    /// let mut halves = [0u64; 2];
+    /// let data: Vec<u64> = (1..=100).collect();
+    /// weft::scope(|s| {
+    ///     let (low, high) = halves.split_at_mut(1);
+    ///     let (left, right) = data.split_at(50);
+    ///     let first = s.spawn_future(async move { low[0] = left.iter().sum() });
+    ///     // The second future awaits the first: both borrow from outside the scope.
+    ///     s.spawn_future(async move {
+    ///         first.await;
+    ///         high[0] = right.iter().sum();
+    ///     });
+    /// });
+    /// assert_eq!(halves, [1275, 3775]);
+    /// ```
+    pub fn spawn_future<F>(&self, future: F) -> ScopedJoinHandle<'scope, F::Output>
+    where
+        F: Future + Send + 'scope,
+        F::Output: Send + 'scope,
+    {
+        self.base.job_completed_latch.increment();
+        let finish = ScopeFinish(ScopePtr(&self.base));
+        future::spawn_future_task(&self.base.registry, self.base.tag, future, finish)
+    }
+
     /// Spawns `body` on every worker of the pool, each with its [`BroadcastContext`].
     ///
     /// ```
@@ -332,7 +367,9 @@ impl<'scope> ScopeBase<'scope> {
         F: Fn(BroadcastContext<'_>) + Send + Sync + 'scope,
     {
         let body = Arc::new(body);
-        let num_threads = self.registry.num_threads();
+        // The size stays fixed until the jobs are queued (see `registry::FixedSize`).
+        let size = self.registry.fixed_size();
+        let num_threads = size.num_threads();
         let base = ScopePtr(self);
         let jobs: Vec<_> = (0..num_threads)
             .map(|_| {
@@ -351,7 +388,7 @@ impl<'scope> ScopeBase<'scope> {
                 TaggedJob::new(job, self.tag)
             })
             .collect();
-        self.registry.inject_targeted(jobs);
+        size.inject_targeted(jobs);
     }
 
     /// Runs the body, then waits for every task; resumes the first panic.

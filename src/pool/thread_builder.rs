@@ -12,9 +12,6 @@ use std::io;
 use std::sync::Arc;
 use std::thread;
 
-use crossbeam_deque::Worker;
-
-use super::job::TaggedJob;
 use super::registry::{self, Registry};
 use super::thread_pool::ThreadPoolBuildError;
 use super::unwind;
@@ -40,7 +37,6 @@ pub struct ThreadBuilder {
     name: Option<String>,
     stack_size: Option<usize>,
     index: usize,
-    deque: Worker<TaggedJob>,
     /// Counts this worker as live until it has run and left its loop, or was dropped unrun.
     live: LiveWorker,
     /// Set by `DefaultSpawn`: counts this worker as idle until it enters its loop.
@@ -53,13 +49,11 @@ impl ThreadBuilder {
         index: usize,
         name: Option<String>,
         stack_size: Option<usize>,
-        deque: Worker<TaggedJob>,
     ) -> Self {
         ThreadBuilder {
             name,
             stack_size,
             index,
-            deque,
             live: LiveWorker::new(registry),
             arrival: None,
         }
@@ -155,12 +149,11 @@ impl ThreadBuilder {
     pub fn run(self) {
         let ThreadBuilder {
             index,
-            deque,
             live,
             arrival,
             ..
         } = self;
-        registry::main_loop(Arc::clone(&live.registry), index, deque, arrival);
+        registry::main_loop(Arc::clone(&live.registry), index, arrival);
         drop(live);
     }
 
@@ -247,6 +240,12 @@ impl Drop for LiveWorker {
 pub trait ThreadSpawn {
     /// Starts a thread that calls `thread.run()`.
     fn spawn(&mut self, thread: ThreadBuilder) -> Result<(), ThreadPoolBuildError>;
+
+    /// True for [`DefaultSpawn`]: the pool can start more threads the same way after
+    /// `build` (`ThreadPool::set_num_threads`).
+    fn is_default_spawn(&self) -> bool {
+        false
+    }
 }
 
 /// Starts each worker with `std::thread::Builder` (name and stack size as configured) and
@@ -270,6 +269,10 @@ impl ThreadSpawn for DefaultSpawn {
             Ok(Err(io)) => Err(ThreadPoolBuildError::io(io)),
             Err(_) => Err(ThreadPoolBuildError::spawn_panicked()),
         }
+    }
+
+    fn is_default_spawn(&self) -> bool {
+        true
     }
 }
 

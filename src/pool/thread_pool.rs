@@ -3,6 +3,7 @@
 
 use std::any::Any;
 use std::fmt;
+use std::future::Future;
 use std::io;
 use std::sync::Arc;
 
@@ -11,8 +12,8 @@ use super::sleep::MAX_WORKERS;
 use super::thread_builder::{CustomSpawn, DefaultSpawn, ThreadBuilder, ThreadSpawn};
 use super::trace::{self, TraceConfig};
 use super::{
-    broadcast, handle, isolate, scope, spawn, BroadcastContext, JoinHandle, PoolStats, Scope,
-    ScopeFifo, Yield,
+    broadcast, future, handle, isolate, scope, spawn, BroadcastContext, JoinHandle, PoolStats,
+    Scope, ScopeFifo, Yield,
 };
 use crate::trace::Trace;
 
@@ -528,6 +529,7 @@ enum ErrorKind {
     GlobalPoolAlreadyInitialized,
     SpawnPanicked,
     CurrentThreadAlreadyInPool,
+    CannotGrow,
     Io(std::io::Error),
 }
 
@@ -543,6 +545,9 @@ impl ThreadPoolBuildError {
     }
     pub(crate) fn current_thread_already_in_pool() -> Self {
         Self::new(ErrorKind::CurrentThreadAlreadyInPool)
+    }
+    pub(crate) fn cannot_grow() -> Self {
+        Self::new(ErrorKind::CannotGrow)
     }
     pub(crate) fn io(err: std::io::Error) -> Self {
         Self::new(ErrorKind::Io(err))
@@ -562,6 +567,9 @@ impl fmt::Display for ThreadPoolBuildError {
             ErrorKind::CurrentThreadAlreadyInPool => {
                 f.write_str("The current thread is already part of another thread pool.")
             }
+            ErrorKind::CannotGrow => f.write_str(
+                "a pool whose threads a spawn_handler started cannot start more (set_num_threads)",
+            ),
             ErrorKind::Io(err) => write!(f, "starting a worker thread failed: {err}"),
         }
     }
@@ -757,6 +765,29 @@ impl ThreadPool {
         handle::spawn_handle_in(&self.registry, op)
     }
 
+    /// Runs `future` on this pool and returns its [`JoinHandle`]: `join` it, or `.await` it
+    /// (see [`spawn_future`](crate::spawn_future)).
+    ///
+    /// ```
+    /// let pool = weft::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    /// let handle = pool.spawn_future(async {
+    ///     let squares: Vec<_> = (0..4u64).map(|i| weft::spawn_handle(move || i * i)).collect();
+    ///     let mut total = 0;
+    ///     for square in squares {
+    ///         total += square.await;
+    ///     }
+    ///     total
+    /// });
+    /// assert_eq!(handle.join(), 14);
+    /// ```
+    pub fn spawn_future<F>(&self, future: F) -> JoinHandle<F::Output>
+    where
+        F: Future + Send + 'static,
+        F::Output: Send + 'static,
+    {
+        future::spawn_future_in(&self.registry, future)
+    }
+
     /// [`isolate`](crate::isolate) on a worker of this pool: runs `op` there (as
     /// [`install`](Self::install) does) so that a worker waiting inside it runs only work
     /// created inside it.
@@ -833,7 +864,69 @@ impl ThreadPool {
         broadcast::spawn_broadcast_in(&self.registry, op)
     }
 
-    /// The number of worker threads of this pool.
+    /// Grows or shrinks this pool to `n` worker threads while it runs. A weft extension
+    /// (Rayon issue 1088). `n` above [`max_num_threads`](crate::max_num_threads) is capped
+    /// to it, as in [`ThreadPoolBuilder::num_threads`].
+    ///
+    /// What holds during and after a resize:
+    /// - [`current_num_threads`](Self::current_num_threads) (and
+    ///   [`weft::current_num_threads`](crate::current_num_threads) on any thread) returns `n`
+    ///   as soon as this call has taken the new size, before threads have started or exited.
+    /// - Growing starts threads for indices `old..n` before returning; they run the
+    ///   [`start_handler`](ThreadPoolBuilder::start_handler) and take work at once. Threads a
+    ///   resize starts are unnamed (the [`thread_name`](ThreadPoolBuilder::thread_name) closure
+    ///   is not `Send`, so the pool cannot keep it) and use the builder's stack size.
+    /// - Shrinking returns at once. Each worker of an index `n..old` *retires*: it finishes
+    ///   the job it is running (a retiring worker that owns part of a parallel loop finishes
+    ///   that part, and other workers may still steal from it), then, back in its main loop,
+    ///   runs the broadcast jobs queued for it, moves the jobs still queued on it to the
+    ///   pool's shared queue (where each runs once, on another worker), runs the
+    ///   [`exit_handler`](ThreadPoolBuilder::exit_handler) and exits. A sleeping worker is
+    ///   woken to retire. Nothing queued is lost or run twice.
+    /// - Indices stay dense: the members are workers `0..n`. Until it exits, a retiring
+    ///   worker keeps its index, so code already running on it sees
+    ///   [`current_thread_index`](crate::current_thread_index) `>= n`: size per-thread tables
+    ///   by the largest size the pool has had, not by `current_num_threads()`, if the pool
+    ///   may shrink under them.
+    /// - A broadcast ([`broadcast`](Self::broadcast), [`spawn_broadcast`](Self::spawn_broadcast),
+    ///   [`Scope::spawn_broadcast`](crate::Scope::spawn_broadcast)) runs once on each of the
+    ///   workers `0..m`, where `m` is the size when it was queued, and its
+    ///   [`BroadcastContext::num_threads`](crate::BroadcastContext::num_threads) is `m`: a
+    ///   resize waits for the queueing (a few pushes), and a worker asked to retire runs its
+    ///   part before it exits.
+    /// - A worker decides whether it is alone (a pool of one runs `join`s in place and loops
+    ///   inline, offering nothing) when it takes a job: work already running when a pool of
+    ///   one grows stays on its worker; work started afterwards spreads.
+    /// - Growing back over a worker that has not exited yet keeps that thread.
+    ///
+    /// The global pool resizes through [`weft::set_num_threads`](crate::set_num_threads).
+    ///
+    /// # Errors
+    /// If a thread could not be started: the pool then has the workers it could start (as
+    /// `current_num_threads` says). A pool whose threads a
+    /// [`spawn_handler`](ThreadPoolBuilder::spawn_handler) started can shrink, and grow back
+    /// over its retiring workers, but not start new threads: growing it fails.
+    ///
+    /// # Panics
+    /// If `n` is 0.
+    ///
+    /// ```
+    /// use weft::prelude::*;
+    /// let pool = weft::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    /// pool.set_num_threads(4).unwrap();
+    /// assert_eq!(pool.current_num_threads(), 4);
+    /// assert_eq!(pool.install(weft::current_num_threads), 4);
+    /// let sum: u64 = pool.install(|| (1..=1000u64).into_par_iter().sum());
+    /// assert_eq!(sum, 500_500);
+    /// pool.set_num_threads(1).unwrap();
+    /// assert_eq!(pool.broadcast(|ctx| ctx.num_threads()), vec![1]);
+    /// ```
+    pub fn set_num_threads(&self, n: usize) -> Result<(), ThreadPoolBuildError> {
+        self.registry.set_num_threads(n)
+    }
+
+    /// The number of worker threads of this pool (after a
+    /// [`set_num_threads`](Self::set_num_threads), the new size at once).
     ///
     /// ```
     /// let pool = weft::ThreadPoolBuilder::new().num_threads(5).build().unwrap();

@@ -37,7 +37,7 @@ use super::fork_stack::ForkStack;
 use super::isolate::{Tag, WorkerContexts};
 use super::job::{JobRef, TaggedJob};
 use super::latch::{AsCoreLatch, CoreLatch};
-use super::registry::Registry;
+use super::registry::{Registry, Retire};
 use super::stats::{Event, WorkerStats};
 use super::trace::TraceWriter;
 
@@ -87,7 +87,9 @@ pub(crate) struct WorkerThread {
     /// This worker's counters (shared with the registry, which sums them for `PoolStats`).
     stats: Arc<WorkerStats>,
     /// The worker of a pool of one: nobody could take a fork, so `join` records none.
-    alone: bool,
+    /// Refreshed for every job taken from a queue: after a resize, a worker sees the new size from
+    /// its next job on (the job it runs keeps the mode it started in: correct either way).
+    alone: Cell<bool>,
     /// Set if the pool records (`pool/trace`): every recording point tests this field.
     trace: Option<TraceWriter>,
     /// How many frames on this thread's stack wait for something (a latch, a fork a thief
@@ -113,7 +115,7 @@ impl WorkerThread {
             contexts: WorkerContexts::new(),
             index,
             rng: XorShift64Star::new(index as u64 + 1),
-            alone: registry.num_threads() == 1,
+            alone: Cell::new(registry.num_threads() == 1),
             trace: registry.trace_writer(index),
             waits: Cell::new(0),
             stats: registry.worker_stats(index),
@@ -189,7 +191,21 @@ impl WorkerThread {
     /// Whether this is the one worker of its pool: no other worker could take its forks.
     #[inline(always)]
     pub(crate) fn is_alone(&self) -> bool {
-        self.alone
+        self.alone.get()
+    }
+
+    /// Gives back the deque, once this worker has left its loop (`registry::main_loop`).
+    pub(crate) fn into_deque(self) -> Worker<TaggedJob> {
+        self.deque
+    }
+
+    /// Refreshes `alone` from the pool's current size: a resize changes it between jobs.
+    #[inline]
+    fn refresh_alone(&self) {
+        let alone = self.registry.num_threads() == 1;
+        if alone != self.alone.get() {
+            self.alone.set(alone);
+        }
     }
 
     pub(crate) fn index(&self) -> usize {
@@ -367,11 +383,26 @@ impl WorkerThread {
         self.waiting(|| self.run_jobs_until(latch));
     }
 
-    /// The main loop of a pool's thread: runs jobs until `latch`, the pool's end, is set.
-    /// Unlike [`wait_until`](Self::wait_until) it does not count as a wait (`waits`).
-    pub(crate) fn run_until_terminated(&self, latch: &CoreLatch) {
-        if !latch.probe() {
-            self.run_jobs_until(latch);
+    /// The main loop of a pool's thread: runs jobs until the pool ends or this worker
+    /// retires (its stop latch is set, and `Registry::retire_check` says so). Unlike
+    /// [`wait_until`](Self::wait_until) it does not count as a wait (`waits`).
+    pub(crate) fn run_until_retired(&self) {
+        let stop = self.registry.stop_latch(self.index);
+        loop {
+            if !stop.probe() {
+                self.run_jobs_until(stop);
+            }
+            // Between jobs: nothing of a job is on this thread's stack.
+            match self.registry.retire_check(self) {
+                Retire::Stay => {}
+                Retire::RunTargeted => {
+                    while let Some(job) = self.registry.take_targeted_job(self.index) {
+                        // SAFETY: a job taken from a queue is live until executed, and ours.
+                        unsafe { self.execute(job) };
+                    }
+                }
+                Retire::Exit => return,
+            }
         }
     }
 
@@ -466,7 +497,8 @@ impl WorkerThread {
     /// A job stolen from another worker's deque that this worker's context admits, and
     /// that worker's index.
     fn steal_from_others(&self, context: Tag) -> Option<(TaggedJob, usize)> {
-        let stealers = self.registry.num_threads();
+        // Retiring workers too: they may still run loops whose pieces others should take.
+        let stealers = self.registry.victims();
         if stealers <= 1 {
             return None;
         }
@@ -498,7 +530,7 @@ impl WorkerThread {
     #[cold]
     fn steal_unoffered_fork(&self) -> Option<TaggedJob> {
         let context = self.context_tag();
-        let workers = self.registry.num_threads();
+        let workers = self.registry.victims();
         let start = self.rng.next_below(workers);
         let (job, victim) = (0..workers)
             .map(|offset| (start + offset) % workers)
@@ -566,6 +598,7 @@ impl WorkerThread {
         // word, and the work's word is back once the job is done. (Jobs do not unwind: they
         // catch their panics.)
         let word = set_job_word(0);
+        self.refresh_alone();
         // SAFETY: forwarded from this function's contract.
         let run = || self.run_tagged(job.tag, || unsafe { job.job.execute() });
         match &self.trace {

@@ -5,7 +5,7 @@
 //!
 //! - every job it ran from a queue, as a [`Span`] of kind [`SpanKind::Job`] with its
 //!   [`JobKind`] (the stolen half of a `join`, a scope task, a `spawn`, a broadcast, work
-//!   injected from outside the pool);
+//!   injected from outside the pool, a poll of a spawned future);
 //! - every piece of an indexed parallel loop it folded, with the piece's index range within
 //!   the loop ([`SpanKind::Piece`]);
 //! - every time it parked for lack of work, until it was woken ([`SpanKind::Sleep`]);

@@ -42,6 +42,7 @@ impl Class {
             Class::Job(JobKind::Spawn) => "#e15759",
             Class::Job(JobKind::Broadcast) => "#76b7b2",
             Class::Job(JobKind::Install) => "#c9bfb5",
+            Class::Job(JobKind::Future) => "#b07aa1",
             Class::Job(_) => "#9c755f",
             Class::Piece => "#59a14f",
             Class::Sleep => "#bdbdbd",
@@ -55,18 +56,20 @@ impl Class {
             Class::Job(JobKind::Spawn) => "spawn",
             Class::Job(JobKind::Broadcast) => "broadcast",
             Class::Job(JobKind::Install) => "install / injected",
+            Class::Job(JobKind::Future) => "future poll",
             Class::Job(_) => "other job",
             Class::Piece => "loop piece",
             Class::Sleep => "asleep",
         }
     }
 
-    const ALL: [Class; 8] = [
+    const ALL: [Class; 9] = [
         Class::Job(JobKind::Install),
         Class::Job(JobKind::Join),
         Class::Job(JobKind::Scope),
         Class::Job(JobKind::Spawn),
         Class::Job(JobKind::Broadcast),
+        Class::Job(JobKind::Future),
         Class::Job(JobKind::Other),
         Class::Piece,
         Class::Sleep,

@@ -11,6 +11,9 @@ mod common;
 mod common_pool;
 
 mod builder;
+// tokio, which awaits futures on the pool, is no dev-dependency under `--cfg loom`.
+#[cfg(not(loom))]
+mod future;
 // tokio, which awaits the handles, is no dev-dependency under `--cfg loom` (Cargo.toml).
 #[cfg(not(loom))]
 mod handle;
@@ -19,6 +22,7 @@ mod join;
 mod nested;
 mod panics;
 mod progress;
+mod resize;
 mod scope;
 mod spawn;
 mod spawn_handler;

@@ -1,8 +1,10 @@
 //! Progress like Rayon's: an idle worker can always take a fork (`join`'s second closure) or
 //! the unclaimed rest of a parallel loop while the owner is blocked in user code, whether
-//! the worker was idle when the fork was made or became idle later. Every case here hung
-//! before forks were stealable from the moment they are made; a hang fails the test through
-//! the watchdog instead of hanging CI.
+//! the worker was idle when the fork was made or became idle later. Before forks were
+//! stealable from the moment they are made, the deep join and the loop here hung (checked
+//! against that code); the shallow joins passed only because a fork made while the owner's
+//! deque was empty was published at once. A hang fails the test through the watchdog
+//! instead of hanging CI.
 
 use crate::common_pool;
 
@@ -90,6 +92,37 @@ fn join_whose_a_waits_for_b_finishes_when_the_other_workers_fall_idle_later() {
             pool.install(|| with_the_others_busy(&pool, Duration::from_millis(200), a_waits_for_b))
         });
         assert_eq!(sum, 3, "{threads} threads");
+    }
+}
+
+/// [`a_waits_for_b`] under `depth` outer `join`s, each forking a trivial `b`: the forks
+/// of a recursion in flight, where the innermost one is the newest.
+fn a_waits_for_b_under(depth: u32) -> u32 {
+    if depth == 0 {
+        return a_waits_for_b();
+    }
+    let (inner, outer) = par::join(|| a_waits_for_b_under(depth - 1), || depth);
+    inner + outer
+}
+
+#[test]
+fn a_deep_join_whose_a_waits_for_b_finishes_when_the_other_workers_fall_idle_later() {
+    for threads in THREADS {
+        for depth in [2, 4, 8] {
+            let pool = pool(threads);
+            let sum = with_watchdog("deep join, a waits for b, busy then idle", move || {
+                pool.install(|| {
+                    with_the_others_busy(&pool, Duration::from_millis(100), || {
+                        a_waits_for_b_under(depth)
+                    })
+                })
+            });
+            assert_eq!(
+                sum,
+                3 + depth * (depth + 1) / 2,
+                "{threads} threads, depth {depth}"
+            );
+        }
     }
 }
 

@@ -282,3 +282,42 @@ fn a_panicking_start_or_exit_handler_goes_to_the_panic_handler() {
         assert_eq!(panics.recv_timeout(HANG_GUARD), Ok("exit"));
     });
 }
+
+#[test]
+fn wakers_registered_on_a_future_tasks_handle_never_kill_a_worker() {
+    with_watchdog("panicking wakers on a future task's handle", || {
+        let pool = pool(2);
+        // Woken when the future ends: the panic reaches the scope.
+        let gate = Arc::new(Barrier::new(2));
+        let payload = panic::catch_unwind(AssertUnwindSafe(|| {
+            pool.scope(|s| {
+                let task_gate = Arc::clone(&gate);
+                let mut handle = s.spawn_future(async move {
+                    task_gate.wait();
+                    3u8
+                });
+                register(&mut handle, &waker_panicking_on_wake());
+                gate.wait();
+                assert!(wait_until(|| handle.is_finished()));
+                assert_eq!(handle.join(), 3);
+            })
+        }))
+        .expect_err("the waker's panic must reach the scope");
+        assert_eq!(boom_tag(payload), "wake");
+        // Dropped with the task, the handle detached: the panic reaches the scope too.
+        let payload = panic::catch_unwind(AssertUnwindSafe(|| {
+            pool.scope(|s| {
+                let task_gate = Arc::clone(&gate);
+                let mut handle = s.spawn_future(async move {
+                    task_gate.wait();
+                });
+                register(&mut handle, &waker_panicking_on_drop());
+                drop(handle);
+                gate.wait();
+            })
+        }))
+        .expect_err("the waker's drop panicked on a worker: the scope must resume it");
+        assert_eq!(boom_tag(payload), "waker drop");
+        assert_pool_still_works(&pool);
+    });
+}

@@ -48,7 +48,7 @@ impl<I: IndexedParallelIterator> ParallelIterator for FixedTree<I> {
 impl<I: IndexedParallelIterator> IndexedParallelIterator for FixedTree<I> {
     /// Hands the producer of the whole chain to the fixed-tree driver: no adapter of the
     /// chain has to pass anything on for the tree to be fixed. The mark covers the loops an
-    /// adapter drives itself while it builds its producer (see `AskedMark`).
+    /// adapter drives itself while it builds its producer (see `drive::AskedMark`).
     fn drive<C: Consumer<I::Item>>(self, consumer: C) -> C::Result {
         let FixedTree { base, grain } = self;
         let len = base.len();

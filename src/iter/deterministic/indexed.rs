@@ -136,8 +136,9 @@ impl<I: IndexedParallelIterator> Deterministic<I, Indexed> {
         self.adapt_indexed(|base| base.zip_eq(zip_op))
     }
 
-    /// As [`ParallelIterator::chain`](crate::iter::ParallelIterator::chain), with an indexed parallel iterator: the two are one
-    /// producer, split in one fixed tree over all their items.
+    /// As [`ParallelIterator::chain`](crate::iter::ParallelIterator::chain), with an indexed
+    /// parallel iterator: the two are one producer, split in one fixed tree over all their
+    /// items.
     ///
     /// ```
     /// use weft::prelude::*;
@@ -189,8 +190,8 @@ impl<I: IndexedParallelIterator> Deterministic<I, Indexed> {
         self.adapt_indexed(|base| base.interleave_shortest(other))
     }
 
-    /// As [`ParallelIterator::intersperse`](crate::iter::ParallelIterator::intersperse). Only while the chain is indexed: after an
-    /// unindexed adapter, `intersperse` gathers the items and drives them again as a new
+    /// As [`ParallelIterator::intersperse`](crate::iter::ParallelIterator::intersperse). Only
+    /// while the chain is indexed: after an unindexed adapter, `intersperse` gathers the items and drives them again as a new
     /// sequence, outside the chain's tree.
     ///
     /// ```

@@ -84,6 +84,15 @@ impl<T> Slot<T> {
         }
     }
 
+    /// A slot whose claim is taken already: its task (a future, `future.rs`) completes it,
+    /// through whichever worker polls it to its end.
+    pub(crate) fn claimed() -> Self {
+        Slot {
+            state: AtomicUsize::new(CLAIMED),
+            ..Slot::new()
+        }
+    }
+
     /// True for exactly one caller: the one that runs the task's function.
     pub(crate) fn claim(&self) -> bool {
         // ORDERING: only who wins matters (RMW atomicity); the function itself reached both
@@ -185,21 +194,15 @@ impl<T> Slot<T> {
     /// # Safety
     /// As for [`poll`](Self::poll).
     pub(crate) unsafe fn wait_blocking(&self) -> JobResult<T> {
-        let unparker = std::sync::Arc::new(Unparker {
-            thread: thread::current(),
-            notified: AtomicBool::new(false),
-        });
+        let unparker = Unparker::for_this_thread();
         let waker = Waker::from(std::sync::Arc::clone(&unparker));
         loop {
             // SAFETY: forwarded from this function's contract.
             if let Poll::Ready(result) = unsafe { self.poll(&waker) } {
                 return result;
             }
-            // ORDERING: pairs with the Release in `Unparker::wake_by_ref`; the result itself
-            // is ordered by the state word, which the next `poll` reads.
-            while !unparker.notified.load(Ordering::Acquire) {
-                thread::park();
-            }
+            // The result itself is ordered by the state word, which the next `poll` reads.
+            unparker.park_until_woken();
         }
     }
 
@@ -219,6 +222,13 @@ impl<T> Slot<T> {
         None
     }
 
+    /// The registered waker, taken out (by the task's last owner, to drop it where a panic
+    /// of its drop is caught).
+    pub(crate) fn take_waker(&mut self) -> Option<Waker> {
+        // SAFETY: `&mut self`: nobody else touches the slot.
+        self.waker.with_mut(|waker| unsafe { (*waker).take() })
+    }
+
     /// # Safety
     /// `COMPLETE` was observed with Acquire by the handle, the result's only reader.
     unsafe fn take_result(&self) -> JobResult<T> {
@@ -234,10 +244,32 @@ unsafe fn take<T>(slot: *mut JobResult<T>) -> JobResult<T> {
     mem::replace(unsafe { &mut *slot }, JobResult::Pending)
 }
 
-/// The waker of a thread blocked in [`Slot::wait_blocking`].
-struct Unparker {
+/// The waker of a thread that parks until it is woken ([`Slot::wait_blocking`], and
+/// `block_on` outside any pool).
+pub(crate) struct Unparker {
     thread: thread::Thread,
-    notified: AtomicBool,
+    /// Set by a wake, cleared by the waiting thread when it goes on.
+    woken: AtomicBool,
+}
+
+impl Unparker {
+    /// A waker of the calling thread.
+    pub(crate) fn for_this_thread() -> std::sync::Arc<Self> {
+        std::sync::Arc::new(Unparker {
+            thread: thread::current(),
+            woken: AtomicBool::new(false),
+        })
+    }
+
+    /// Parks the calling thread (the one the waker was made for) until a wake came since the
+    /// last call, and consumes that wake.
+    pub(crate) fn park_until_woken(&self) {
+        // ORDERING: Acquire pairs with the Release swap of the wake: what the waker wrote
+        // before waking is seen after this returns.
+        while !self.woken.swap(false, Ordering::Acquire) {
+            thread::park();
+        }
+    }
 }
 
 impl std::task::Wake for Unparker {
@@ -246,8 +278,8 @@ impl std::task::Wake for Unparker {
     }
 
     fn wake_by_ref(self: &std::sync::Arc<Self>) {
-        // ORDERING: pairs with the Acquire load in `wait_blocking`.
-        self.notified.store(true, Ordering::Release);
+        // ORDERING: pairs with the Acquire swap in `park_until_woken`.
+        self.woken.swap(true, Ordering::Release);
         self.thread.unpark();
     }
 }

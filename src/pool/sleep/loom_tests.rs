@@ -279,3 +279,84 @@ fn loom_a_fork_pushed_as_a_worker_starts_looking_reaches_it() {
 fn loom_a_fork_pushed_as_a_worker_sleeps_reaches_it() {
     fork_while_the_worker_falls_asleep(super::ROUNDS_UNTIL_SLEEPY + 2);
 }
+
+/// *wake-a-new-worker* (a growing pool, `Sleep::grow`): a publisher that started before the
+/// pool grew, publishing while the new worker falls asleep, still wakes it. The publisher
+/// yields `publisher_yields` times first (see `publish_while_the_worker_falls_asleep`).
+/// Worker 0 exists in the sleep state but runs no loop, so only worker 1 can take the job.
+fn publish_while_a_new_worker_falls_asleep(publisher_yields: u32) {
+    loom::model(move || {
+        let sleep = Arc::new(Sleep::new(1));
+        let queue = Arc::new(Mutex::new(Vec::new()));
+        let latch = Arc::new(CoreLatch::new());
+        let publisher = {
+            let (sleep, queue) = (sleep.clone(), queue.clone());
+            thread::spawn(move || {
+                for _ in 0..publisher_yields {
+                    thread::yield_now();
+                }
+                queue.lock().unwrap().push(7);
+                sleep.new_jobs(1);
+            })
+        };
+        sleep.grow(2);
+        let worker = {
+            let (sleep, queue, latch) = (sleep.clone(), queue.clone(), latch.clone());
+            thread::spawn(move || worker_loop(&sleep, 1, &queue, &latch))
+        };
+        assert_eq!(worker.join().unwrap(), Some(7));
+        publisher.join().unwrap();
+    });
+}
+
+#[test]
+fn loom_a_worker_of_a_grown_pool_is_woken() {
+    publish_while_a_new_worker_falls_asleep(0);
+}
+
+#[test]
+fn loom_a_worker_of_a_grown_pool_is_woken_as_it_sleeps() {
+    publish_while_a_new_worker_falls_asleep(super::ROUNDS_UNTIL_SLEEPY + 2);
+}
+
+/// *retire-while-searching*: worker 0 is told to retire (its latch set, as a shrink sets a
+/// worker's stop latch) while a job is published, and leaves the search for good; worker 1
+/// may be asleep. Whoever does not take the job is released through its latch afterwards;
+/// if worker 0 left without waking worker 1, the job would be stranded and the model
+/// deadlocks (as it does with `searcher_retired` removed).
+#[test]
+fn loom_a_retiring_searcher_does_not_strand_a_job() {
+    loom::model(|| {
+        let sleep = Arc::new(Sleep::new(2));
+        let queue = Arc::new(Mutex::new(Vec::new()));
+        let latches = Arc::new([CoreLatch::new(), CoreLatch::new()]);
+        let spawn_worker = |index: usize| {
+            let (sleep, queue, latches) = (sleep.clone(), queue.clone(), latches.clone());
+            thread::spawn(move || {
+                let got = worker_loop(&sleep, index, &queue, &latches[index]);
+                if index == 0 && got.is_none() {
+                    sleep.searcher_retired();
+                }
+                got
+            })
+        };
+        let retiring = spawn_worker(0);
+        let staying = spawn_worker(1);
+        queue.lock().unwrap().push(7);
+        sleep.new_jobs(1);
+        // SAFETY: the latches live in an Arc we hold.
+        if unsafe { CoreLatch::set(&latches[0]) } {
+            sleep.notify_worker_latch_is_set(0);
+        }
+        let first = retiring.join().unwrap();
+        if first.is_some() {
+            // SAFETY: as above.
+            if unsafe { CoreLatch::set(&latches[1]) } {
+                sleep.notify_worker_latch_is_set(1);
+            }
+        }
+        let second = staying.join().unwrap();
+        assert_eq!(first.or(second), Some(7));
+        assert!(first.is_none() || second.is_none());
+    });
+}

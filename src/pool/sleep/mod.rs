@@ -12,7 +12,8 @@ use counters::{Counters, ONE_IDLE, ONE_JOBS_EVENT, ONE_SLEEPING};
 use crossbeam_utils::CachePadded;
 
 use super::latch::CoreLatch;
-use crate::sync::atomic::{AtomicU64, Ordering};
+use super::slots::Slots;
+use crate::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use crate::sync::{thread, Condvar, Mutex};
 
 /// Search rounds (each a `yield_now`) before a worker becomes sleepy: a few microseconds of
@@ -25,8 +26,12 @@ pub(crate) struct Sleep {
     /// The packed word of `counters.rs`; read on every `join` (a hint), written when workers
     /// go idle, sleep, wake, or when work is published. Padded: it is the one hot shared word.
     counters: CachePadded<AtomicU64>,
-    /// One per worker; padded so that waking one worker does not disturb its neighbours.
-    workers: Vec<CachePadded<WorkerSleepState>>,
+    /// One per worker slot; padded so that waking one worker does not disturb its
+    /// neighbours. Grows with the pool (`grow`), never shrinks: a retired worker's entry
+    /// waits for the next worker of its index.
+    workers: Slots<CachePadded<WorkerSleepState>>,
+    /// How many entries of `workers` wakers look at: every slot a worker has ever used.
+    len: AtomicUsize,
 }
 
 #[derive(Debug)]
@@ -37,6 +42,16 @@ struct WorkerSleepState {
     /// The isolation context (`isolate::Tag` bits) the worker last went to sleep in; read by
     /// `new_job_for` to wake a sleeper that may run a set-aside job.
     context: AtomicU64,
+}
+
+impl WorkerSleepState {
+    fn new() -> CachePadded<Self> {
+        CachePadded::new(WorkerSleepState {
+            is_blocked: Mutex::new(false),
+            wake: Condvar::new(),
+            context: AtomicU64::new(0),
+        })
+    }
 }
 
 /// A worker's progress towards sleep while it looks for work.
@@ -64,16 +79,33 @@ impl Sleep {
         assert!(num_workers <= MAX_WORKERS);
         Sleep {
             counters: CachePadded::new(AtomicU64::new(0)),
-            workers: (0..num_workers)
-                .map(|_| {
-                    CachePadded::new(WorkerSleepState {
-                        is_blocked: Mutex::new(false),
-                        wake: Condvar::new(),
-                        context: AtomicU64::new(0),
-                    })
-                })
-                .collect(),
+            workers: Slots::new(num_workers, |_| WorkerSleepState::new()),
+            len: AtomicUsize::new(num_workers),
         }
+    }
+
+    /// Makes room for workers `0..num_workers` (a growing pool), before any of the new
+    /// workers starts. Callers serialize (the registry's resize lock).
+    pub(crate) fn grow(&self, num_workers: usize) {
+        assert!(num_workers <= MAX_WORKERS);
+        self.workers
+            .ensure(num_workers, |_| WorkerSleepState::new());
+        // ORDERING: Release, paired with the Acquire in `workers`: a waker that sees the new
+        // length sees the entries. A waker cannot miss a new worker that sleeps: the worker
+        // starts after this store, and its registering CAS on the counter word is what a
+        // waker's RMW reads `sleeping` from, so the waker's later Acquire load of `len`
+        // sees this store (*wake-a-new-worker* in `README.md`).
+        // Growth is serialized, so a load and a store do.
+        if num_workers > self.len.load(Ordering::Relaxed) {
+            self.len.store(num_workers, Ordering::Release);
+        }
+    }
+
+    /// The entries wakers look at (see `len`).
+    fn workers(&self) -> impl Iterator<Item = (usize, &WorkerSleepState)> {
+        // ORDERING: pairs with the Release in `grow`.
+        let len = self.len.load(Ordering::Acquire);
+        (0..len).map(|index| (index, &**self.workers.get(index)))
     }
 
     /// True if some worker is looking for work: `join` publishes its oldest fork then.
@@ -117,6 +149,19 @@ impl Sleep {
         }
     }
 
+    /// A worker left the search for good (it retires) and no longer counts as idle. A
+    /// publisher may have counted it as an awake searcher and woken nobody: if no awake
+    /// searcher is left while some worker sleeps, wake one (*retire-while-searching* in
+    /// `README.md`). At worst a woken worker finds nothing and sleeps again.
+    pub(crate) fn searcher_retired(&self) {
+        // SeqCst: after this worker's own RMW that uncounted it, so a publisher that counted
+        // it comes earlier in the word's order and this load sees its sleepers.
+        let now = Counters::unpack(self.counters.load(Ordering::SeqCst));
+        if now.awake_idle() == 0 && now.sleeping > 0 {
+            self.wake_any(1);
+        }
+    }
+
     /// One search round found nothing: spin, get sleepy, or sleep. `has_work` is the last
     /// look for work before parking. True if the worker parked (and has been woken).
     pub(crate) fn no_work_found(
@@ -152,7 +197,7 @@ impl Sleep {
         if !latch.get_sleepy() {
             return false;
         }
-        let state = &self.workers[idle.worker_index];
+        let state = self.workers.get(idle.worker_index);
         let mut is_blocked = state.is_blocked.lock().unwrap_or_else(|e| e.into_inner());
         if !latch.fall_asleep() {
             idle.rounds = 0;
@@ -225,7 +270,7 @@ impl Sleep {
         if old.sleeping == 0 {
             return;
         }
-        for (index, state) in self.workers.iter().enumerate() {
+        for (index, state) in self.workers() {
             // ORDERING: pairs with the store in `sleep`, ordered by the counter RMWs (see
             // there); a context written after a sleeper woke may be stale, which costs at
             // most a wake-up of a worker that finds nothing.
@@ -239,7 +284,7 @@ impl Sleep {
     /// wake, since only its own worker can run each job.
     pub(crate) fn new_jobs_for_all(&self) {
         self.counters.fetch_add(ONE_JOBS_EVENT, Ordering::SeqCst);
-        for index in 0..self.workers.len() {
+        for (index, _) in self.workers() {
             self.wake_specific(index);
         }
     }
@@ -250,7 +295,7 @@ impl Sleep {
     }
 
     fn wake_any(&self, mut count: usize) {
-        for index in 0..self.workers.len() {
+        for (index, _) in self.workers() {
             if count == 0 {
                 return;
             }
@@ -262,7 +307,7 @@ impl Sleep {
 
     /// Wakes worker `index` if it is asleep; true if it was.
     fn wake_specific(&self, index: usize) -> bool {
-        let state = &self.workers[index];
+        let state = self.workers.get(index);
         let mut is_blocked = state.is_blocked.lock().unwrap_or_else(|e| e.into_inner());
         if !*is_blocked {
             return false;

@@ -37,6 +37,8 @@ pub enum JobKind {
     /// Work handed to the pool from outside it (`install`, or a parallel call made on a
     /// thread that is not one of the pool's workers).
     Install,
+    /// One poll of a future spawned on the pool (`spawn_future`, `Scope::spawn_future`).
+    Future,
     /// Anything else.
     Other,
 }
@@ -54,6 +56,7 @@ impl JobKind {
             JobKind::Spawn => "spawn",
             JobKind::Broadcast => "broadcast",
             JobKind::Install => "install",
+            JobKind::Future => "future",
             JobKind::Other => "job",
         }
     }

@@ -126,7 +126,8 @@ impl PoolTrace {
     /// Worker `index`'s writer, for the worker starting on the current thread (whose name
     /// the trace will show). `None` if it was handed out already.
     pub(crate) fn writer_for(&self, index: usize) -> Option<TraceWriter> {
-        let producer = lock(&self.producers)[index].take()?;
+        // A worker a resize started beyond the pool's first size records nothing.
+        let producer = lock(&self.producers).get_mut(index)?.take()?;
         lock(&self.reader).names[index] = std::thread::current().name().map(str::to_owned);
         Some(TraceWriter::new(producer, self.epoch, index))
     }
