@@ -4,9 +4,12 @@
 # function holds REPS copies of twelve everyday loop shapes (48 loops by default; each copy
 # differs by a constant, so no two loops are the same code). For each library it builds the
 # crate once to warm the dependencies, then, RUNS times, touches the source and times a
-# release rebuild and a dev rebuild of the crate alone. It also reports the stripped release
-# binary's size and the crate's LLVM IR lines (`--emit=llvm-ir`), which do not depend on the
-# machine.
+# release rebuild and two dev rebuilds of the crate alone. Each rebuild follows an edit of
+# one line of the loops' function (a touch alone lets an incremental dev build reuse
+# everything): "dev edit" is incremental, as `cargo build` is by default; "dev full" has
+# incremental off (its own target directory), the crate's whole dev build. It also reports
+# the stripped release binary's size and the crate's LLVM IR lines (`--emit=llvm-ir`),
+# which do not depend on the machine.
 #
 #   benches/compile_time.sh                 4 copies of 12 shapes, 2 runs, weft and Rayon
 #   benches/compile_time.sh --reps 1 --runs 1
@@ -74,6 +77,7 @@ EOF
   echo 'use lib::prelude::*;'
   echo 'pub fn run(v: &[u64], w: &[u64]) -> u64 {'
   echo '    let mut t = 0u64;'
+  echo '    t += 0; // edit'
   for i in $(seq 1 "$reps"); do shapes $((i + 1)); done
   echo '    t'
   echo '}'
@@ -105,9 +109,11 @@ if [ -n "$budget" ]; then
   exit 0
 fi
 
+edits=0
 timed_rebuild() {
   local profile=$1 features=$2
-  touch src/main.rs
+  edits=$((edits + 1))
+  sed -i -E "s|t \+= [0-9]+; // edit|t += $edits; // edit|" src/main.rs
   local begin end
   begin=$(date +%s.%N)
   # shellcheck disable=SC2086
@@ -118,8 +124,8 @@ timed_rebuild() {
 
 echo "$loops parallel loops (12 shapes x $reps) in one function; rebuild of that crate alone"
 echo "machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
-printf '| lib | release rebuild (s) | dev rebuild (s) | stripped release binary (bytes) | IR lines | IR lines per loop |\n'
-printf '|---|---|---|---|---|---|\n'
+printf '| lib | release rebuild (s) | dev edit (s) | dev full (s) | stripped release binary (bytes) | IR lines | IR lines per loop |\n'
+printf '|---|---|---|---|---|---|---|\n'
 for lib in weft rayon; do
   features=""
   [ "$lib" = rayon ] && features="--features rayon"
@@ -127,14 +133,17 @@ for lib in weft rayon; do
   cargo build --release --quiet $features
   # shellcheck disable=SC2086
   cargo build --quiet $features
-  release="" dev=""
+  # shellcheck disable=SC2086
+  CARGO_INCREMENTAL=0 CARGO_TARGET_DIR="$dir/target-full" cargo build --quiet $features
+  release="" dev="" full=""
   for _ in $(seq 1 "$runs"); do
     release="$release $(timed_rebuild --release "$features")"
     dev="$dev $(timed_rebuild "" "$features")"
+    full="$full $(CARGO_INCREMENTAL=0 CARGO_TARGET_DIR="$dir/target-full" timed_rebuild "" "$features")"
   done
   cp target/release/compile-time-probe "$dir/stripped"
   strip "$dir/stripped"
   size=$(stat -c %s "$dir/stripped")
   lines=$(ir_lines "$features")
-  printf '| %s |%s |%s | %s | %s | %s |\n' "$lib" "$release" "$dev" "$size" "$lines" $((lines / loops))
+  printf '| %s |%s |%s |%s | %s | %s | %s |\n' "$lib" "$release" "$dev" "$full" "$size" "$lines" $((lines / loops))
 done

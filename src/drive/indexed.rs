@@ -31,7 +31,7 @@ use super::steal_range::{
     Chunk, ChunkLimits, Handoff, OwnerCursor, SplitAt, StealRange, MAX_RANGE_LEN,
 };
 use super::trace::{trace_loop_here, trace_range_steal};
-use super::{fixed_tree, fold_indexed};
+use super::{fixed_tree, fold_indexed, fold_leaf};
 use crate::plumbing::{Consumer, Folder, Producer, Reducer};
 use crate::pool::{
     anyone_idle, current_num_threads, join_here_erased, on_a_worker, record_event, Event, FnContext,
@@ -160,6 +160,7 @@ where
     let handoff = OnceCell::new();
     let mut typed = Typed {
         handoff: &handoff,
+        may_stop: work.consumer.may_stop_early(),
         unclaimed: Some(work),
         chunk: None,
         run: None,
@@ -283,6 +284,9 @@ where
     C: Consumer<P::Item>,
 {
     handoff: &'h OnceCell<Shared<P, C>>,
+    /// The consumer may stop early: a long fold goes in blocks with a stop test between
+    /// them (`fold_indexed`); else each fold is one `consume_iter`.
+    may_stop: bool,
     unclaimed: Option<Work<P, C>>,
     /// The current chunk's unfolded producer and its length.
     chunk: Option<(P, usize)>,
@@ -393,7 +397,11 @@ where
         };
         // The folder moves into the leaf and back (folders are values).
         let Run { folder, below } = self.run.take().expect("a fold has a run");
-        let folder = fold_indexed(head, len, folder);
+        let folder = if self.may_stop {
+            fold_indexed(head, len, folder)
+        } else {
+            fold_leaf(head, folder)
+        };
         let full = folder.full();
         self.run = Some(Run { folder, below });
         full

@@ -27,15 +27,29 @@ fn one_thread_runs_an_indexed_loop_without_any_range_steal() {
 
 #[test]
 fn a_pool_of_one_counts_no_chunk_for_a_loop_on_its_short_path() {
-    // `PoolStats::chunks_taken`: a loop of at most 256 items folded whole on a worker's
-    // short path makes no claim; a longer one is one chunk, as above.
+    // `PoolStats::chunks_taken` in a pool of one: a job's first loop is one chunk (it finds
+    // out that the pool has one worker); a loop of at most 256 items nested in its items is
+    // folded whole on the short path and makes no claim; a longer one is one chunk.
     let pool = pool(1);
-    for (n, chunks) in [(1u64, 0u64), (100, 0), (256, 0), (1000, 1), (100_000, 1)] {
+    let outer = 10u64;
+    for (n, chunks_each) in [(1u64, 0u64), (100, 0), (256, 0), (1000, 1), (100_000, 1)] {
         let before = pool.stats();
-        let sum: u64 = pool.install(|| (0..n).into_par_iter().map(|x| x * x).sum());
+        let sums: Vec<u64> = pool.install(|| {
+            (0..outer)
+                .into_par_iter()
+                .map(|i| (0..n).into_par_iter().map(|x| x * x + i).sum())
+                .collect()
+        });
         let delta = pool.stats() - before;
-        assert_eq!(sum, (0..n).map(|x| x * x).sum::<u64>(), "n = {n}");
-        assert_eq!(delta.chunks_taken, chunks, "n = {n}: {delta:?}");
+        let want: Vec<u64> = (0..outer)
+            .map(|i| (0..n).map(|x| x * x + i).sum())
+            .collect();
+        assert_eq!(sums, want, "n = {n}");
+        assert_eq!(
+            delta.chunks_taken,
+            1 + outer * chunks_each,
+            "n = {n}: {delta:?}"
+        );
         assert_eq!(delta.range_steals, 0, "n = {n}: {delta:?}");
     }
 }
@@ -161,8 +175,9 @@ fn beside_a_busy_worker<R: Send>(
 
 #[test]
 fn a_tiny_loop_stays_private_while_no_worker_is_idle() {
-    // Up to 8 items, with every other worker busy: the owner claims
-    // on its own, one `min_len` at a time into one folder, and shares nothing.
+    // Up to 8 items, with every other worker busy: the owner folds them all into one
+    // folder, in claims of at least `min_len` items; nobody steals and no fork is published
+    // (the steal-me is offered, but only an idle worker would be shown it).
     use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
     let pool = pool(2);
     for (n, min) in [(3usize, 1usize), (5, 1), (8, 1), (6, 2), (8, 2)] {
@@ -179,9 +194,10 @@ fn a_tiny_loop_stays_private_while_no_worker_is_idle() {
         assert_eq!(inits.into_inner(), 1, "{what}");
         assert_eq!(delta.range_steals, 0, "{what}");
         assert_eq!(delta.forks_published, 0, "{what}");
-        assert_eq!(delta.chunks_taken as usize, n / min, "{what}");
+        let chunks = delta.chunks_taken as usize;
+        assert!((1..=n / min).contains(&chunks), "{what}");
     }
-    // A search stops at its match: no item after it is produced, no claim made.
+    // A search stops at its match: no item after it is produced, no claim after it made.
     let seen = AtomicU64::new(0);
     let (found, delta) = beside_a_busy_worker(&pool, &AtomicBool::new(false), || {
         (0..8usize)
@@ -191,12 +207,8 @@ fn a_tiny_loop_stays_private_while_no_worker_is_idle() {
             })
             .find_first(|&i| i == 3)
     });
-    let chunks = delta.chunks_taken;
-    assert_eq!(
-        (found, seen.into_inner(), chunks),
-        (Some(3), 4, 4),
-        "{delta:?}"
-    );
+    assert_eq!((found, seen.into_inner()), (Some(3), 4), "{delta:?}");
+    assert!((1..=4).contains(&delta.chunks_taken), "{delta:?}");
 }
 
 #[test]

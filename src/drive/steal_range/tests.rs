@@ -78,7 +78,7 @@ fn owner_alone_doubles_its_chunks_until_an_eighth_of_the_rest() {
 #[test]
 fn unshared_claims_are_the_shared_claims_without_the_atomic() {
     // The driver claims the first chunk of every range unshared, and a tiny range's owner
-    // may claim several (`on_steal::own_privately`) before sharing the rest.
+    // may claim several (`owner::own_private`) before sharing the rest.
     for (n, limits) in [
         (1, ChunkLimits::DEFAULT),
         (3, ChunkLimits::DEFAULT),
@@ -511,7 +511,7 @@ fn close_leaves_nothing_for_thieves_and_keeps_the_owners_claims() {
 
 #[test]
 fn fixed_size_unshared_claims_leave_the_rest_to_the_usual_claims() {
-    // An inline loop's private claims (`on_steal::fold_inline_in_claims`).
+    // An inline loop's private claims (`owner.rs`, `Start::Claims`).
     let mut cursor = OwnerCursor::new(0..1000, ChunkLimits::DEFAULT);
     let claims: Vec<Range<u32>> = std::iter::from_fn(|| cursor.claim_unshared_up_to(256)).collect();
     assert_eq!(claims, [0..256, 256..512, 512..768, 768..1000]);
