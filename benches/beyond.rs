@@ -27,6 +27,15 @@
 //!   current-thread runtime (`tokio-1`), weft's `spawn_future` + `.await`, weft's
 //!   `spawn_handle` + `.await` (the driver is a future on the pool too), and a scope's
 //!   `spawn` of 10^5 closures as the plain task's reference; at 2 and 1 threads.
+//! - `cancel_sum`, `cancel_fib` (issue #51): what a region that is never cancelled costs:
+//!   the `det_sum_f64` loop and a `join` tree (fib(27)) on weft outside any region
+//!   (`weft-T`) and inside `cancellable` (`weft-region-T`), beside the sequential code and
+//!   Rayon.
+//! - `cancel_latency` (issue #51): not a ratio. Endless work is cancelled 5 ms after it
+//!   started, from another thread; printed are the median and worst, over repetitions, of
+//!   how long after `cancel()` the last item (or task, or leaf) started, and when
+//!   `cancellable` returned: an endless loop of 1 µs items on pools of 1, 2 and 8 threads,
+//!   an endless `join` tree with 1 µs leaves, a scope spawning 10^6 tasks of 1 µs.
 //!
 //! `cargo bench --features bench-internals --bench beyond` prints, per group, each contender's median time relative to
 //! the best sequential contender's (the first one's, or the fastest median of
@@ -192,6 +201,10 @@ fn main() {
     run("det_sum_f64", list, 1, rounds);
 
     futures_group(&weft_pools, 100_000 / shrink as u64, rounds);
+    cancel_cost_groups(&weft_pools, &rayon_pools, shrink, rounds);
+    if interleave::selected("cancel_latency") && std::env::var_os("WEFT_BENCH_ONE").is_none() {
+        cancel_latency_group(if small { 3 } else { 15 });
+    }
 
     // The scans' input: 5·10^7 u64 below 2^32 (their sums do not overflow).
     let scan_n = 50_000_000 / shrink;
@@ -444,4 +457,225 @@ fn futures_group(weft_pools: &[(usize, weft::ThreadPool)], n: u64, rounds: usize
         ));
     }
     run("futures", list, 1, rounds);
+}
+
+/// Busy work of about `d` (the clock is read every 32 rounds).
+fn spin_for(d: Duration) {
+    let start = Instant::now();
+    let mut x = 0u64;
+    loop {
+        for _ in 0..32 {
+            x = black_box(x.wrapping_add(1));
+        }
+        if start.elapsed() >= d {
+            return;
+        }
+    }
+}
+
+/// The fib of the `cancel_fib` group, sequential.
+fn fib_seq(n: u32) -> u64 {
+    if n < 2 {
+        return u64::from(n);
+    }
+    fib_seq(n - 1) + fib_seq(n - 2)
+}
+
+fn fib_weft(n: u32) -> u64 {
+    if n < 2 {
+        return u64::from(n);
+    }
+    let (a, b) = weft::join(|| fib_weft(n - 1), || fib_weft(n - 2));
+    a + b
+}
+
+fn fib_rayon(n: u32) -> u64 {
+    if n < 2 {
+        return u64::from(n);
+    }
+    let (a, b) = rayon::join(|| fib_rayon(n - 1), || fib_rayon(n - 2));
+    a + b
+}
+
+/// `cancel_sum` and `cancel_fib`: loops and joins inside a region nobody cancels, against
+/// the same outside any region (see the module doc).
+fn cancel_cost_groups(
+    weft_pools: &[(usize, weft::ThreadPool)],
+    rayon_pools: &[(usize, rayon::ThreadPool)],
+    shrink: usize,
+    rounds: usize,
+) {
+    let token = &weft::CancelToken::new();
+    let n = 10_000_000 / shrink;
+    let sum = move || {
+        use weft::prelude::*;
+        (0..black_box(n))
+            .into_par_iter()
+            .map(float_item)
+            .sum::<f64>()
+    };
+    let mut list: Vec<Contender<'_>> = vec![(
+        "sequential".into(),
+        Box::new(timed(move || {
+            black_box((0..black_box(n)).map(float_item).sum::<f64>());
+        })),
+    )];
+    for (threads, pool) in weft_pools {
+        list.push((
+            format!("weft-{threads}"),
+            Box::new(timed(move || {
+                black_box(pool.install(sum));
+            })),
+        ));
+        list.push((
+            format!("weft-region-{threads}"),
+            Box::new(timed(move || {
+                black_box(pool.cancellable(token, sum).expect("never cancelled"));
+            })),
+        ));
+    }
+    for (threads, pool) in rayon_pools {
+        list.push((
+            format!("rayon-{threads}"),
+            Box::new(timed(move || {
+                black_box(pool.install(|| {
+                    use rayon::prelude::*;
+                    (0..black_box(n))
+                        .into_par_iter()
+                        .map(float_item)
+                        .sum::<f64>()
+                }));
+            })),
+        ));
+    }
+    run("cancel_sum", list, 1, rounds);
+
+    let depth = if shrink == 1 { 27 } else { 17 };
+    let mut list: Vec<Contender<'_>> = vec![(
+        "sequential".into(),
+        Box::new(timed(move || {
+            black_box(fib_seq(black_box(depth)));
+        })),
+    )];
+    for (threads, pool) in weft_pools {
+        list.push((
+            format!("weft-{threads}"),
+            Box::new(timed(move || {
+                black_box(pool.install(|| fib_weft(black_box(depth))));
+            })),
+        ));
+        list.push((
+            format!("weft-region-{threads}"),
+            Box::new(timed(move || {
+                let fib = pool.cancellable(token, || fib_weft(black_box(depth)));
+                black_box(fib.expect("never cancelled"));
+            })),
+        ));
+    }
+    for (threads, pool) in rayon_pools {
+        list.push((
+            format!("rayon-{threads}"),
+            Box::new(timed(move || {
+                black_box(pool.install(|| fib_rayon(black_box(depth))));
+            })),
+        ));
+    }
+    run("cancel_fib", list, 1, rounds);
+}
+
+/// Runs `work` (endless: it ends only by a stop) in a region on `pool`, cancels the region
+/// 5 ms later from this thread, and returns how long after `cancel()` the last piece of work
+/// started (0 if none did) and how long after it `cancellable` returned. `work` gets a
+/// function to call as each piece starts.
+fn cancel_once(pool: &weft::ThreadPool, work: fn(&(dyn Fn() + Sync))) -> (Duration, Duration) {
+    use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+    let base = Instant::now();
+    let last_start = AtomicU64::new(0);
+    let started = || {
+        let now = base.elapsed().as_nanos() as u64;
+        last_start.fetch_max(now, Relaxed);
+    };
+    let token = weft::CancelToken::new();
+    let (returned, cancelled_at) = std::thread::scope(|s| {
+        let region = s.spawn(|| {
+            let result = pool.cancellable(&token, || work(&started));
+            assert_eq!(result, Err(weft::Cancelled));
+            Instant::now()
+        });
+        std::thread::sleep(Duration::from_millis(5));
+        let cancelled_at = Instant::now();
+        token.cancel();
+        (region.join().expect("the region"), cancelled_at)
+    });
+    let cancelled_ns = cancelled_at.duration_since(base).as_nanos() as u64;
+    let late = last_start.into_inner().saturating_sub(cancelled_ns);
+    (
+        Duration::from_nanos(late),
+        returned.duration_since(cancelled_at),
+    )
+}
+
+/// An endless `join` tree whose leaves take about 1 µs.
+fn endless_tree(depth: u32, started: &(dyn Fn() + Sync)) {
+    if depth == 60 {
+        started();
+        spin_for(Duration::from_micros(1));
+        return;
+    }
+    weft::join(
+        || endless_tree(depth + 1, started),
+        || endless_tree(depth + 1, started),
+    );
+}
+
+/// `cancel_latency` (see the module doc): `reps` cancels per row.
+fn cancel_latency_group(reps: usize) {
+    use weft::prelude::*;
+    fn endless_loop(started: &(dyn Fn() + Sync)) {
+        (0..u64::MAX).into_par_iter().for_each(|_| {
+            started();
+            spin_for(Duration::from_micros(1));
+        });
+    }
+    fn tree(started: &(dyn Fn() + Sync)) {
+        endless_tree(0, started);
+    }
+    fn million_tasks(started: &(dyn Fn() + Sync)) {
+        weft::scope(|s| {
+            for _ in 0..1_000_000 {
+                s.spawn(|_| {
+                    started();
+                    spin_for(Duration::from_micros(1));
+                });
+            }
+        });
+    }
+    let rows: [(&str, fn(&(dyn Fn() + Sync))); 3] = [
+        ("loop of 1 µs items", endless_loop),
+        ("join tree, 1 µs leaves", tree),
+        ("scope of 10^6 tasks", million_tasks),
+    ];
+    println!("cancel_latency: after cancel(), last start / return, median (worst) of {reps}");
+    for (what, work) in rows {
+        for threads in [1, 2, 8] {
+            let pool = weft_pool(threads);
+            let mut late = Vec::new();
+            let mut back = Vec::new();
+            for _ in 0..reps {
+                let (l, b) = cancel_once(&pool, work);
+                late.push(l);
+                back.push(b);
+            }
+            late.sort();
+            back.sort();
+            let us = |d: Duration| d.as_secs_f64() * 1e6;
+            println!(
+                "  {what:<24} {threads} threads: last start {:7.1} µs ({:7.1}) | return {:7.1} µs ({:7.1})",
+                us(late[reps / 2]),
+                us(late[reps - 1]),
+                us(back[reps / 2]),
+                us(back[reps - 1]),
+            );
+        }
+    }
 }

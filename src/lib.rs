@@ -144,12 +144,12 @@ pub mod trace; // a pool's recorded schedule, rendered as Chrome JSON and SVG
 pub mod vec; // Vec by value and par_drain (Rayon's `rayon::vec`)
 
 pub use pool::{
-    block_on, broadcast, current_num_threads, current_thread_has_pending_tasks,
+    block_on, broadcast, cancellable, current_num_threads, current_thread_has_pending_tasks,
     current_thread_index, in_place_scope, in_place_scope_fifo, isolate, join, join_context,
     max_num_threads, scope, scope_fifo, set_num_threads, spawn, spawn_broadcast, spawn_fifo,
-    spawn_future, spawn_handle, yield_local, yield_now, BroadcastContext, FnContext, JoinHandle,
-    PoolStats, Scope, ScopeFifo, ScopedJoinHandle, ThreadBuilder, ThreadPool, ThreadPoolBuildError,
-    ThreadPoolBuilder, Yield,
+    spawn_future, spawn_handle, yield_local, yield_now, BroadcastContext, CancelToken, Cancelled,
+    FnContext, JoinHandle, PoolStats, Scope, ScopeFifo, ScopedJoinHandle, ThreadBuilder,
+    ThreadPool, ThreadPoolBuildError, ThreadPoolBuilder, Yield,
 };
 // Rayon's deprecated configuration API (rayon-core 1.13 still has it).
 #[allow(deprecated)]

@@ -19,14 +19,20 @@
 //!    is left with a fresh steal-me, carrying the unfolded part of the chunk along.
 //!
 //! Both phases end in [`End::Done`] once every claimed item is folded, or [`End::Full`]
-//! once the consumer wants no more (the range is then closed to thieves).
+//! once the consumer wants no more (the range is then closed to thieves). In a
+//! `cancellable` region, the owner looks at the region where it looks at the pool (after
+//! each block, and after each private claim of a nested loop); a loop folded alone is then
+//! folded in blocks too. A cancelled region unwinds from there (`pool::stop_if_cancelled`).
 
 use super::clock::{self, Stamp};
 use super::context::InlineLimit;
 use super::policy::{Pace, Start};
 use super::steal_range::{Chunk, ChunkLimits, OwnerCursor, StealRange};
 use super::trace::{trace_claim, trace_fold};
-use crate::pool::{idle_worker_needs_work, offer_forks, publish_fork, record_event, Event};
+use crate::pool::{
+    idle_worker_needs_work, in_cancellable, offer_forks, publish_fork, record_event,
+    stop_if_cancelled, Event,
+};
 
 /// The typed side of a loop, as the owner loop sees it: the producer and consumer pieces
 /// the owner holds.
@@ -97,6 +103,9 @@ impl<'h> Owner<'h> {
 /// The private phase of a loop that starts as `start` says.
 pub(super) fn own_private<'h>(body: &mut dyn Body, owner: &mut Owner<'h>, start: Start) -> End {
     match start {
+        // In a `cancellable` region a loop folded alone still looks at the region between
+        // blocks; elsewhere it is one claim folded in one call.
+        Start::Alone if in_cancellable() => fold_rest_in_blocks(body, owner),
         Start::Alone => fold_rest_privately(body, owner),
         Start::Shared => {
             // The first chunk is claimed before anyone can see the range (no atomic), and
@@ -123,6 +132,32 @@ fn fold_rest_privately<'h>(body: &mut dyn Body, owner: &mut Owner<'h>) -> End {
         claim_private(body, owner, Some(u32::MAX));
         if fold_private_chunk(body, owner) {
             return End::Full;
+        }
+    }
+    End::Done
+}
+
+/// [`fold_rest_privately`] for a loop in a `cancellable` region: each claim is folded in
+/// blocks of about `policy::BLOCK_TIME`, growing from one item, with a look at the region
+/// after each (a stop unwinds from there).
+fn fold_rest_in_blocks<'h>(body: &mut dyn Body, owner: &mut Owner<'h>) -> End {
+    owner.pace = Pace::from_one_item();
+    while !owner.cursor.is_exhausted() {
+        claim_private(body, owner, Some(u32::MAX));
+        while owner.left > 0 {
+            let block = owner.pace.block_len(owner.left);
+            let start = *owner.last_read.get_or_insert_with(clock::now);
+            let full = trace_fold(block, || body.fold(block));
+            let now = clock::now();
+            owner
+                .pace
+                .block_took(block, start.until(now), owner.limits.min_len());
+            owner.last_read = Some(now);
+            owner.left -= block;
+            if full {
+                return End::Full;
+            }
+            stop_if_cancelled();
         }
     }
     End::Done
@@ -159,6 +194,7 @@ fn own_in_claims<'h>(body: &mut dyn Body, owner: &mut Owner<'h>, len: u32) -> En
         if owner.cursor.is_exhausted() {
             return End::Done;
         }
+        stop_if_cancelled();
         if owner.cursor.worth_stealing() && idle_worker_needs_work() {
             return End::Share;
         }
@@ -255,7 +291,8 @@ fn fold_in_blocks<'h>(body: &mut dyn Body, owner: &mut Owner<'h>) -> Option<End>
 }
 
 /// Between two blocks: make the steal-me fork stealable cheaply if a worker is idle, or at
-/// once if items are slow (a worker falling idle during the next block need not wait).
+/// once if items are slow (a worker falling idle during the next block need not wait); stop
+/// if the loop's `cancellable` region is cancelled.
 #[inline]
 fn look_at_pool(pace: &Pace) {
     if pace.items_are_slow() {
@@ -263,4 +300,5 @@ fn look_at_pool(pace: &Pace) {
     } else {
         offer_forks();
     }
+    stop_if_cancelled();
 }

@@ -107,6 +107,16 @@ impl Pace {
         }
     }
 
+    /// Nothing measured yet, for blocks that must stay short from the start (a loop folded
+    /// alone in a `cancellable` region): the first block is one item, and blocks double
+    /// while they take less than half of [`BLOCK_TIME`].
+    pub(super) fn from_one_item() -> Pace {
+        Pace {
+            block_len: 1,
+            ..Pace::new()
+        }
+    }
+
     /// How many of the `left` items of a chunk to fold before the next look at the pool.
     #[inline]
     pub(super) fn block_len(&self, left: u32) -> u32 {

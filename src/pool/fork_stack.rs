@@ -98,12 +98,19 @@ impl ForkStack {
     }
 
     /// Owner: records `job`, tagged `tag`, as the newest fork; its index for `pop`, or
-    /// `None` if the stack is full (the fork was not recorded).
+    /// `None` if `limit` forks (at most [`FORK_CAPACITY`]) are there already (the fork was
+    /// not recorded). The owner's limit is below the capacity while its joins must take
+    /// their cold path (`WorkerThread::fork_limit`).
     #[inline]
-    pub(crate) fn push(&self, job: JobRef, tag: Tag) -> Option<usize> {
+    pub(crate) fn push(&self, job: JobRef, tag: Tag, limit: usize) -> Option<usize> {
+        debug_assert!(limit <= FORK_CAPACITY);
         // ORDERING: the owner reads its own last store.
         let index = self.bottom.load(Ordering::Relaxed);
-        let slot = self.slots.get(index)?;
+        if index >= limit {
+            return None;
+        }
+        // SAFETY: `index < limit <= FORK_CAPACITY`, the length of `slots`.
+        let slot = unsafe { self.slots.get_unchecked(index) };
         let (pointer, execute) = job.into_parts();
         // ORDERING: Relaxed: the Release store of `bottom` below publishes them.
         slot.pointer.store(pointer.cast_mut(), Ordering::Relaxed);

@@ -26,6 +26,7 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll, Wake, Waker};
 
+use super::cancel::JobRegion;
 use super::isolate::{self, Tag};
 use super::job::{Job, JobRef, JobResult, TaggedJob};
 use super::latch::{CrossLatch, Latch};
@@ -142,7 +143,13 @@ where
     F: FnOnce() -> T + Send + 'static,
     T: Send + 'static,
 {
-    spawn_task(registry, current_tag(), func, PoolFinish)
+    spawn_task(
+        registry,
+        current_tag(),
+        JobRegion::current(),
+        func,
+        PoolFinish,
+    )
 }
 
 /// The isolation context of the calling thread: a task started here belongs to it, so that
@@ -154,10 +161,12 @@ pub(super) fn current_tag() -> Tag {
     })
 }
 
-/// Queues a task running `func` in `registry`'s pool, tagged `tag`, and returns its handle.
+/// Queues a task running `func` in `registry`'s pool, tagged `tag`, in `region`, and
+/// returns its handle.
 pub(super) fn spawn_task<'a, F, T, D>(
     registry: &Arc<Registry>,
     tag: Tag,
+    region: JobRegion,
     func: F,
     finish: D,
 ) -> ScopedJoinHandle<'a, T>
@@ -171,6 +180,7 @@ where
         func: UnsafeCell::new(Some(func)),
         finish: UnsafeCell::new(Some(finish)),
         tag,
+        region,
         registry: Arc::clone(registry),
     });
     // The queued job's termination count, released when it runs (claimed or not), so that
@@ -357,6 +367,8 @@ struct Task<F, T, D> {
     finish: UnsafeCell<Option<D>>,
     /// The isolation context the task was started in.
     tag: Tag,
+    /// The `cancellable` region it was started in: a stopped one drops it unrun.
+    region: JobRegion,
     registry: Arc<Registry>,
 }
 
@@ -381,8 +393,9 @@ where
         // SAFETY: the claim winner is the only thread that touches `func` and `finish`.
         let (func, finish) = unsafe { ((*self.func.get()).take(), (*self.finish.get()).take()) };
         let func = func.expect("a task's function is taken once");
-        let result = match unwind::halt_unwinding(func) {
-            Ok(value) => JobResult::Ok(value),
+        let result = match unwind::halt_unwinding(|| self.region.run(func)) {
+            Ok(Some(value)) => JobResult::Ok(value),
+            Ok(None) => JobResult::Panic(JobRegion::stopped_payload()),
             Err(payload) => JobResult::Panic(payload),
         };
         (result, finish.expect("a task's finish is taken once"))

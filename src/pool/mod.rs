@@ -12,9 +12,11 @@
 //!
 //! Inside `isolate`, step 1 takes only jobs of the isolated region; others it takes on the
 //! way are set aside for other workers (`isolate.rs`). `spawn_handle`'s tasks and their
-//! awaitable handles live in `handle.rs`; spawned futures and `block_on` in `future.rs`.
+//! awaitable handles live in `handle.rs`; spawned futures and `block_on` in `future.rs`;
+//! `cancellable` regions and their stops in `cancel.rs`.
 
 mod broadcast;
+mod cancel;
 mod deprecated;
 mod fence;
 mod fork_stack;
@@ -40,6 +42,8 @@ mod worker;
 mod tests;
 
 pub use broadcast::{broadcast, spawn_broadcast, BroadcastContext};
+pub use cancel::{cancellable, CancelToken, Cancelled};
+pub(crate) use cancel::{in_cancellable, stop_if_cancelled};
 #[allow(deprecated)]
 pub use deprecated::{initialize, Configuration};
 pub use future::{block_on, spawn_future};

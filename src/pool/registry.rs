@@ -8,6 +8,7 @@ use std::thread;
 
 use crossbeam_deque::{Injector, Steal, Stealer, Worker};
 
+use super::cancel::RegionPtr;
 use super::fence;
 use super::fork_stack::ForkStack;
 use super::isolate::{self, SetAside, Tag};
@@ -741,11 +742,15 @@ impl Registry {
     /// pool's jobs until `op` is done (blocking it could deadlock its own pool).
     #[cold]
     fn in_worker_cross(self: &Arc<Self>, current: &WorkerThread, op: ErasedOp<'_>) {
+        // `op` belongs to the waiter's `cancellable` region, if any, which outlives the wait.
+        let region = RegionPtr(current.region());
         let job = StackJob::new(
-            |injected| {
+            move |injected| {
                 assert!(injected);
+                let region = region;
                 WorkerThread::with_current(|worker| {
-                    op(worker.expect("an injected job runs on a worker"), true)
+                    let worker = worker.expect("an injected job runs on a worker");
+                    worker.in_region(region.0, || op(worker, true))
                 })
             },
             CrossLatch::new(current),

@@ -8,6 +8,7 @@ use std::ptr;
 use std::sync::Arc;
 
 use super::broadcast::BroadcastContext;
+use super::cancel::{self, JobRegion};
 use super::future;
 use super::handle::{self, Finish, ScopedJoinHandle};
 use super::isolate::{self, Tag};
@@ -17,7 +18,7 @@ use super::registry::{self, Registry};
 use super::trace::JobKind;
 use super::unwind::{self, PanicPayload};
 use super::worker::WorkerThread;
-use crate::sync::atomic::{AtomicPtr, Ordering};
+use crate::sync::atomic::{AtomicBool, AtomicPtr, Ordering};
 
 /// A scope in which tasks that borrow local data can be spawned (see [`scope`]).
 pub struct Scope<'scope> {
@@ -36,6 +37,8 @@ struct ScopeBase<'scope> {
     registry: Arc<Registry>,
     /// The first panic of the body or a task; written once (CAS from null), taken by the owner.
     panic: AtomicPtr<PanicPayload>,
+    /// The body or a task was stopped (`cancel.rs`): resumed as a stop if nothing panicked.
+    stopped: AtomicBool,
     /// One count for the body plus one per unfinished task.
     job_completed_latch: CountLatch,
     /// The owner's worker, if the owner is one (it then steals while it waits).
@@ -194,12 +197,13 @@ impl<'scope> Scope<'scope> {
         BODY: FnOnce(&Scope<'scope>) + Send + 'scope,
     {
         let scope = ScopePtr(self);
+        let region = JobRegion::current();
         let job = move || {
             // SAFETY: the scope waits for the count this task holds, so it is alive until
             // `execute_job` releases that count, and neither pointer is used after.
             unsafe {
                 let base = ptr::addr_of!((*scope.as_ptr()).base);
-                ScopeBase::execute_job(base, || body(scope.get()));
+                ScopeBase::execute_job(base, &region, || body(scope.get()));
             }
         };
         self.base.spawn_job(job, false);
@@ -224,13 +228,14 @@ impl<'scope> Scope<'scope> {
         BODY: FnOnce(&Scope<'scope>) -> T + Send + 'scope,
         T: Send + 'scope,
     {
+        let region = JobRegion::current();
         self.base.job_completed_latch.increment();
         let scope = ScopePtr(self);
         // SAFETY: the scope waits for the count taken above, which `ScopeFinish` releases
         // only after this closure has run, so the scope is alive while it runs.
         let func = move || body(unsafe { scope.get() });
         let finish = ScopeFinish(ScopePtr(&self.base));
-        handle::spawn_task(&self.base.registry, self.base.tag, func, finish)
+        handle::spawn_task(&self.base.registry, self.base.tag, region, func, finish)
     }
 
     /// Runs `future`, which may borrow data that outlives the scope, on the scope's pool,
@@ -304,11 +309,12 @@ impl<'scope> ScopeFifo<'scope> {
         BODY: FnOnce(&ScopeFifo<'scope>) + Send + 'scope,
     {
         let scope = ScopePtr(self);
+        let region = JobRegion::current();
         let job = move || {
             // SAFETY: as in `Scope::spawn`.
             unsafe {
                 let base = ptr::addr_of!((*scope.as_ptr()).base);
-                ScopeBase::execute_job(base, || body(scope.get()));
+                ScopeBase::execute_job(base, &region, || body(scope.get()));
             }
         };
         self.base.spawn_job(job, true);
@@ -340,6 +346,7 @@ impl<'scope> ScopeBase<'scope> {
         ScopeBase {
             registry: Arc::clone(registry),
             panic: AtomicPtr::new(ptr::null_mut()),
+            stopped: AtomicBool::new(false),
             job_completed_latch: CountLatch::new(1, owner.map(|w| (w.registry(), w.index()))),
             owner_is_worker: owner.is_some(),
             tag: owner.map_or_else(isolate::external_tag, WorkerThread::context_tag),
@@ -381,7 +388,7 @@ impl<'scope> ScopeBase<'scope> {
                     // drop goes to the scope.
                     let run = move || body(BroadcastContext::for_current_worker(num_threads));
                     // SAFETY: the scope is alive until this task releases its count.
-                    unsafe { ScopeBase::execute_job(base.as_ptr(), run) };
+                    unsafe { ScopeBase::execute_job(base.as_ptr(), &JobRegion::default(), run) };
                 };
                 // SAFETY: as in `spawn_job`.
                 let job = unsafe { HeapJob::into_job_ref(job) }.with_kind(JobKind::Broadcast);
@@ -412,13 +419,18 @@ impl<'scope> ScopeBase<'scope> {
         result.expect("a panicking body was resumed just above")
     }
 
-    /// Runs one task's closure, records its panic, and releases its count.
+    /// Runs one task's closure, records its panic, and releases its count. A task of a
+    /// `cancellable` region that is stopped is dropped unrun, and the scope resumes a stop
+    /// (`cancel.rs`) once its tasks are done.
     ///
     /// # Safety
     /// `this` must be valid until the count is released; afterwards the owner may free it,
     /// so this takes a raw pointer and touches nothing after the release.
-    unsafe fn execute_job(this: *const Self, func: impl FnOnce()) {
-        if let Err(payload) = unwind::halt_unwinding(func) {
+    unsafe fn execute_job(this: *const Self, region: &JobRegion, func: impl FnOnce()) {
+        let outcome = region
+            .run(|| unwind::halt_unwinding(func))
+            .unwrap_or_else(|| Err(JobRegion::stopped_payload()));
+        if let Err(payload) = outcome {
             // SAFETY: our count is not released yet, so the scope is alive.
             unsafe { (*this).job_panicked(payload) };
         }
@@ -427,7 +439,16 @@ impl<'scope> ScopeBase<'scope> {
         unsafe { CountLatch::set(ptr::addr_of!((*this).job_completed_latch)) };
     }
 
+    /// Records a panic of the body or a task: the first one, or that a stop happened (a real
+    /// panic wins over a stop whatever their order).
     fn job_panicked(&self, payload: PanicPayload) {
+        if cancel::is_stop(&payload) {
+            // ORDERING: read by the owner after the count latch, whose release/acquire
+            // orders this store before that read.
+            self.stopped.store(true, Ordering::Relaxed);
+            unwind::drop_payload(payload);
+            return;
+        }
         let boxed = Box::into_raw(Box::new(payload));
         // ORDERING: Release publishes the boxed payload to the owner's Acquire swap.
         if self
@@ -448,6 +469,10 @@ impl<'scope> ScopeBase<'scope> {
             // sole ownership of it.
             let payload = unsafe { Box::from_raw(boxed) };
             unwind::resume_unwinding(*payload);
+        }
+        // ORDERING: see `job_panicked`.
+        if self.stopped.load(Ordering::Relaxed) {
+            cancel::stop();
         }
     }
 }

@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use super::cancel::{self, JobRegion};
 use super::isolate::Tag;
 use super::job::{HeapJob, TaggedJob};
 use super::registry::{self, Registry};
@@ -54,11 +55,16 @@ pub(crate) fn spawn_in<F>(registry: &Arc<Registry>, func: F, fifo: bool)
 where
     F: FnOnce() + Send + 'static,
 {
+    // A task of a stopped `cancellable` region is dropped unrun (`cancel.rs`): nobody waits
+    // for a detached task, so nothing reports it.
+    let region = JobRegion::current();
     registry.increment_terminate_count();
     let owner = Arc::clone(registry);
     let job = move || {
-        if let Err(payload) = unwind::halt_unwinding(func) {
-            owner.handle_panic(payload);
+        match unwind::halt_unwinding(|| region.run(func)) {
+            Ok(_) => {}
+            Err(payload) if cancel::is_stop(&payload) => unwind::drop_payload(payload),
+            Err(payload) => owner.handle_panic(payload),
         }
         owner.terminate();
     };

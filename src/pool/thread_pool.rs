@@ -7,6 +7,7 @@ use std::future::Future;
 use std::io;
 use std::sync::Arc;
 
+use super::cancel::{self, CancelToken, Cancelled};
 use super::registry::{self, Registry};
 use super::sleep::MAX_WORKERS;
 use super::thread_builder::{CustomSpawn, DefaultSpawn, ThreadBuilder, ThreadSpawn};
@@ -815,6 +816,36 @@ impl ThreadPool {
         R: Send,
     {
         self.install(|| isolate::isolate(op))
+    }
+
+    /// [`cancellable`](crate::cancellable) in this pool: runs `op` here (as `install` does)
+    /// in a region of `token`, whose work stops taking new items and tasks once the token
+    /// is cancelled. A weft extension.
+    ///
+    /// # Errors
+    /// `Err(Cancelled)` if the token was cancelled before `op` finished.
+    ///
+    /// ```
+    /// use weft::prelude::*;
+    ///
+    /// let pool = weft::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    /// let token = weft::CancelToken::new();
+    /// let found = pool.cancellable(&token, || {
+    ///     (0..1_000_000u64).into_par_iter().for_each(|i| {
+    ///         if i == 1000 {
+    ///             token.cancel(); // e.g. another request made this one pointless
+    ///         }
+    ///     });
+    /// });
+    /// assert_eq!(found, Err(weft::Cancelled));
+    /// assert_eq!(pool.install(|| (0..10u64).into_par_iter().sum::<u64>()), 45);
+    /// ```
+    pub fn cancellable<OP, R>(&self, token: &CancelToken, op: OP) -> Result<R, Cancelled>
+    where
+        OP: FnOnce() -> R + Send,
+        R: Send,
+    {
+        cancel::cancellable_in(&self.registry, token, op)
     }
 
     /// Spawns a detached task into this pool, FIFO relative to the caller's other FIFO spawns.

@@ -32,8 +32,9 @@ use std::sync::Arc;
 
 use crossbeam_deque::{Steal, Worker};
 
+use super::cancel::Region;
 use super::fence;
-use super::fork_stack::ForkStack;
+use super::fork_stack::{ForkStack, FORK_CAPACITY};
 use super::isolate::{Tag, WorkerContexts};
 use super::job::{JobRef, TaggedJob};
 use super::latch::{AsCoreLatch, CoreLatch};
@@ -90,6 +91,12 @@ pub(crate) struct WorkerThread {
     /// Refreshed for every job taken from a queue: after a resize, a worker sees the new size from
     /// its next job on (the job it runs keeps the mode it started in: correct either way).
     alone: Cell<bool>,
+    /// The `cancellable` region the running work belongs to (`cancel.rs`), null outside
+    /// every region. Points to a region kept alive by the frame that set it (`in_region`).
+    region: Cell<*const Region>,
+    /// `join` runs in place: `alone`, outside every region. Tested first by every `join`
+    /// (one load and one compare: the pool of one's joins cost least).
+    in_place: Cell<bool>,
     /// Set if the pool records (`pool/trace`): every recording point tests this field.
     trace: Option<TraceWriter>,
     /// How many frames on this thread's stack wait for something (a latch, a fork a thief
@@ -116,6 +123,8 @@ impl WorkerThread {
             index,
             rng: XorShift64Star::new(index as u64 + 1),
             alone: Cell::new(registry.num_threads() == 1),
+            region: Cell::new(ptr::null()),
+            in_place: Cell::new(registry.num_threads() == 1),
             trace: registry.trace_writer(index),
             waits: Cell::new(0),
             stats: registry.worker_stats(index),
@@ -194,6 +203,53 @@ impl WorkerThread {
         self.alone.get()
     }
 
+    /// Whether `join` runs in place here: the one worker of its pool, outside every region.
+    #[inline(always)]
+    pub(crate) fn joins_in_place(&self) -> bool {
+        self.in_place.get()
+    }
+
+    /// Whether the running work belongs to a `cancellable` region.
+    #[inline(always)]
+    pub(crate) fn is_in_region(&self) -> bool {
+        !self.region.get().is_null()
+    }
+
+    /// The `cancellable` region the running work belongs to, or null.
+    #[inline(always)]
+    pub(crate) fn region(&self) -> *const Region {
+        self.region.get()
+    }
+
+    /// Runs `op` as work of `region` (null: of no region), then returns to the current one
+    /// (also when `op` unwinds).
+    ///
+    /// `region` must be null or stay alive until this returns (the caller holds it).
+    pub(crate) fn in_region<R>(&self, region: *const Region, op: impl FnOnce() -> R) -> R {
+        struct Restore<'w>(&'w WorkerThread, *const Region);
+        impl Drop for Restore<'_> {
+            fn drop(&mut self) {
+                self.0.set_region(self.1);
+            }
+        }
+        let _restore = Restore(self, self.region.get());
+        self.set_region(region);
+        op()
+    }
+
+    #[inline]
+    fn set_region(&self, region: *const Region) {
+        self.region.set(region);
+        self.refresh_join_path();
+    }
+
+    /// Sets the join path from `alone` and `region`.
+    #[inline]
+    fn refresh_join_path(&self) {
+        self.in_place
+            .set(self.alone.get() && self.region.get().is_null());
+    }
+
     /// Gives back the deque, once this worker has left its loop (`registry::main_loop`).
     pub(crate) fn into_deque(self) -> Worker<TaggedJob> {
         self.deque
@@ -205,6 +261,7 @@ impl WorkerThread {
         let alone = self.registry.num_threads() == 1;
         if alone != self.alone.get() {
             self.alone.set(alone);
+            self.refresh_join_path();
         }
     }
 
@@ -234,10 +291,16 @@ impl WorkerThread {
     /// worker is idle, the oldest fork is published for it (see the module doc).
     #[inline]
     pub(crate) fn push_fork(&self, job: JobRef) -> usize {
-        let Some(index) = self.forks.push(job, self.context_tag()) else {
+        let Some(index) = self.forks.push(job, self.context_tag(), FORK_CAPACITY) else {
             self.push(TaggedJob::new(job, self.context_tag()));
             return PUBLISHED_DIRECTLY;
         };
+        self.forked(index)
+    }
+
+    /// After the fork `index` was recorded: offer the oldest fork to an idle worker.
+    #[inline]
+    fn forked(&self, index: usize) -> usize {
         // The push's store, then the look at the sleep counters: a worker that is about to
         // sleep either counts as idle here or sees the fork after its heavy fence
         // (*fork-while-falling-asleep* in `sleep/README.md`).
@@ -597,8 +660,12 @@ impl WorkerThread {
         // The job is not part of the work this thread was doing: it starts with a clear job
         // word, and the work's word is back once the job is done. (Jobs do not unwind: they
         // catch their panics.)
+        // Nor does it belong to the work's `cancellable` region: a job of a region carries
+        // it and enters it itself (`cancel.rs`).
         let word = set_job_word(0);
+        let region = self.region.replace(ptr::null());
         self.refresh_alone();
+        self.refresh_join_path();
         // SAFETY: forwarded from this function's contract.
         let run = || self.run_tagged(job.tag, || unsafe { job.job.execute() });
         match &self.trace {
@@ -606,6 +673,7 @@ impl WorkerThread {
             None => run(),
         }
         set_job_word(word);
+        self.set_region(region);
     }
 
     /// Adds to one of this worker's statistics counters.

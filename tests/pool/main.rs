@@ -11,6 +11,7 @@ mod common;
 mod common_pool;
 
 mod builder;
+mod cancel;
 // tokio, which awaits futures on the pool, is no dev-dependency under `--cfg loom`.
 #[cfg(not(loom))]
 mod future;

@@ -4,7 +4,7 @@
 
 use std::collections::HashSet;
 
-use super::ForkStack;
+use super::{ForkStack, FORK_CAPACITY};
 use crate::pool::isolate::Tag;
 use crate::pool::job::{Job, JobRef};
 use crate::sync::{thread, Arc};
@@ -36,7 +36,11 @@ fn model(depth: usize, thieves: usize) {
             })
             .collect();
         let indices: Vec<usize> = (0..depth)
-            .map(|i| stack.push(fork(&MARKERS, i), Tag::NONE).unwrap())
+            .map(|i| {
+                stack
+                    .push(fork(&MARKERS, i), Tag::NONE, FORK_CAPACITY)
+                    .unwrap()
+            })
             .collect();
         let mut kept = Vec::new();
         for (i, &index) in indices.iter().enumerate().rev() {
@@ -77,7 +81,9 @@ fn loom_two_forks_two_thieves() {
 fn loom_a_push_after_a_steal_is_stealable() {
     loom::model(|| {
         let stack = Arc::new(ForkStack::new());
-        let first = stack.push(fork(&MARKERS, 0), Tag::NONE).unwrap();
+        let first = stack
+            .push(fork(&MARKERS, 0), Tag::NONE, FORK_CAPACITY)
+            .unwrap();
         let thief = {
             let stack = Arc::clone(&stack);
             thread::spawn(move || stack.steal(|_| true).is_some())
@@ -85,7 +91,9 @@ fn loom_a_push_after_a_steal_is_stealable() {
         let popped = stack.pop(first);
         let stole = thief.join().unwrap();
         assert!(popped != stole, "exactly one side has the first fork");
-        let second = stack.push(fork(&MARKERS, 1), Tag::NONE).unwrap();
+        let second = stack
+            .push(fork(&MARKERS, 1), Tag::NONE, FORK_CAPACITY)
+            .unwrap();
         let taken = stack.steal(|_| true).map(|job| job.job);
         assert_eq!(taken, Some(fork(&MARKERS, 1)));
         assert!(!stack.pop(second));

@@ -37,7 +37,7 @@ fn the_owner_pops_back_what_nobody_took() {
     let jobs = forks(&markers);
     let indices: Vec<usize> = jobs
         .iter()
-        .map(|&job| stack.push(job, Tag::NONE).unwrap())
+        .map(|&job| stack.push(job, Tag::NONE, FORK_CAPACITY).unwrap())
         .collect();
     assert_eq!(indices, [0, 1, 2]);
     assert_eq!(stack.present(), 3);
@@ -55,7 +55,7 @@ fn the_oldest_fork_goes_first_and_its_pop_says_so() {
     let jobs = forks(&markers);
     let tags = [Tag::NONE, Tag::from_bits(7), Tag::NONE];
     for (&job, &tag) in jobs.iter().zip(&tags) {
-        stack.push(job, tag).unwrap();
+        stack.push(job, tag, FORK_CAPACITY).unwrap();
     }
     let taken = stack.take_oldest().unwrap();
     assert_eq!(taken.job, jobs[0]);
@@ -66,7 +66,7 @@ fn the_oldest_fork_goes_first_and_its_pop_says_so() {
     assert!(!stack.pop(1), "fork 1 was stolen");
     assert!(!stack.pop(0), "fork 0 was published");
     // Empty again at depth 0: a new fork there is visible to thieves.
-    stack.push(jobs[2], Tag::NONE).unwrap();
+    stack.push(jobs[2], Tag::NONE, FORK_CAPACITY).unwrap();
     assert_eq!(stack.steal(admits_all).unwrap().job, jobs[2]);
     assert!(!stack.pop(0));
 }
@@ -76,9 +76,25 @@ fn a_thief_leaves_a_fork_its_context_does_not_admit() {
     let stack = ForkStack::new();
     let markers = [0u8; 1];
     let jobs = forks(&markers);
-    stack.push(jobs[0], Tag::from_bits(3)).unwrap();
+    stack
+        .push(jobs[0], Tag::from_bits(3), FORK_CAPACITY)
+        .unwrap();
     assert!(stack.steal(|tag| tag == Tag::NONE).is_none());
     assert!(stack.pop(0), "the refused fork is still the owner's");
+}
+
+#[test]
+fn a_push_beyond_the_owners_limit_is_refused_and_records_nothing() {
+    let stack = ForkStack::new();
+    let markers = [0u8; 3];
+    let jobs = forks(&markers);
+    assert_eq!(stack.push(jobs[0], Tag::NONE, 0), None);
+    assert_eq!(stack.push(jobs[0], Tag::NONE, 2), Some(0));
+    assert_eq!(stack.push(jobs[1], Tag::NONE, 2), Some(1));
+    assert_eq!(stack.push(jobs[2], Tag::NONE, 2), None);
+    let mut published = Vec::new();
+    assert_eq!(stack.take_all(|job| published.push(job.job)), 2);
+    assert_eq!(published, jobs[..2]);
 }
 
 #[test]
@@ -87,9 +103,11 @@ fn take_all_publishes_in_order_and_a_full_stack_refuses() {
     let markers = vec![0u8; FORK_CAPACITY + 1];
     let jobs = forks(&markers);
     for &job in &jobs[..FORK_CAPACITY] {
-        assert!(stack.push(job, Tag::NONE).is_some());
+        assert!(stack.push(job, Tag::NONE, FORK_CAPACITY).is_some());
     }
-    assert!(stack.push(jobs[FORK_CAPACITY], Tag::NONE).is_none());
+    assert!(stack
+        .push(jobs[FORK_CAPACITY], Tag::NONE, FORK_CAPACITY)
+        .is_none());
     let mut published = Vec::new();
     assert_eq!(stack.take_all(|job| published.push(job.job)), FORK_CAPACITY);
     assert_eq!(published, jobs[..FORK_CAPACITY]);
@@ -131,7 +149,7 @@ fn forks_go_exactly_once_under_concurrent_thieves() {
         let depth = 1 + round % jobs.len();
         let indices: Vec<usize> = jobs[..depth]
             .iter()
-            .map(|&job| stack.push(job, Tag::NONE).unwrap())
+            .map(|&job| stack.push(job, Tag::NONE, FORK_CAPACITY).unwrap())
             .collect();
         // Like `a` between push and pop: long enough, some rounds, for a thief to get there.
         for _ in 0..(round % 5) * 2_000 {

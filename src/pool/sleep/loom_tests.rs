@@ -6,7 +6,7 @@ use loom::sync::Arc;
 
 use super::Sleep;
 use crate::pool::fence;
-use crate::pool::fork_stack::ForkStack;
+use crate::pool::fork_stack::{ForkStack, FORK_CAPACITY};
 use crate::pool::isolate::Tag;
 use crate::pool::job::{Job, JobRef};
 use crate::pool::latch::CoreLatch;
@@ -246,7 +246,7 @@ fn fork_while_the_worker_falls_asleep(owner_yields: u32) {
         // `WorkerThread::push_fork`: the push, the light fence, the look at the counters.
         // SAFETY: never executed; the pointer only identifies the fork.
         let job = unsafe { JobRef::new(&MARKER) };
-        forks.push(job, Tag::NONE).unwrap();
+        forks.push(job, Tag::NONE, FORK_CAPACITY).unwrap();
         fence::light();
         if sleep.anyone_idle() {
             if let Some(oldest) = forks.take_oldest() {
