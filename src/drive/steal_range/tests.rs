@@ -527,7 +527,10 @@ fn fixed_size_unshared_claims_leave_the_rest_to_the_usual_claims() {
         std::iter::from_fn(|| cursor.claim_unshared_up_to(u32::MAX)).collect();
     let lens: Vec<u32> = claims.iter().map(|c| c.end - c.start).collect();
     assert_eq!(lens.iter().sum::<u32>(), 18_874);
-    assert!(lens.iter().all(|&len| (1111..=2221).contains(&len)), "{lens:?}");
+    assert!(
+        lens.iter().all(|&len| (1111..=2221).contains(&len)),
+        "{lens:?}"
+    );
     let mut cursor = OwnerCursor::new(0..39, ChunkLimits::new(10, 30));
     let claims: Vec<Range<u32>> =
         std::iter::from_fn(|| cursor.claim_unshared_up_to(u32::MAX)).collect();
