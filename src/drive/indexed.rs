@@ -71,8 +71,9 @@ where
         return consumer.into_folder().complete();
     }
     if len == 0 {
-        // Nothing to claim or share: an owner's run opens with its first claim.
-        return producer.fold_with(consumer.into_folder()).complete();
+        // Nothing to claim or share: an owner's run opens with its first claim. The leaf
+        // every loop compiles anyway folds the empty producer.
+        return fold_leaf(producer, consumer.into_folder()).complete();
     }
     let (min_len, max_len) = (producer.min_len(), producer.max_len());
     let work = Work {

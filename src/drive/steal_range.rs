@@ -201,10 +201,11 @@ impl OwnerCursor {
         Some(low..self.low)
     }
 
-    /// Claims `len` items (raised to `min_len`, capped by `max_len` and by what is left)
-    /// while the range is not shared yet: a private owner's claims of a fixed size. The
-    /// doubling length is left alone, so that once shared, claims go on as a new owner's
-    /// would. `None` if nothing is left.
+    /// Claims `len` items (raised to `min_len`, capped by `max_len` and by what is left, and
+    /// fitted so that no crumb under `min_len` is left: `ChunkLimits::fit_claim`) while the
+    /// range is not shared yet: a private owner's claims of a fixed size. The doubling
+    /// length is left alone, so that once shared, claims go on as a new owner's would.
+    /// `None` if nothing is left.
     #[inline]
     pub(crate) fn claim_unshared_up_to(&mut self, len: u32) -> Option<Range<u32>> {
         let rest = self.remaining();
@@ -214,6 +215,7 @@ impl OwnerCursor {
         let len = len
             .clamp(self.limits.min_len, self.limits.max_len)
             .min(rest);
+        let len = self.limits.fit_claim(len as usize, rest as usize) as u32;
         let low = self.low;
         self.low += len;
         Some(low..self.low)

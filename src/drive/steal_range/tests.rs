@@ -520,6 +520,21 @@ fn fixed_size_unshared_claims_leave_the_rest_to_the_usual_claims() {
     assert_eq!(cursor.claim_unshared_up_to(256), Some(0..300));
     let mut cursor = OwnerCursor::new(0..1000, ChunkLimits::new(1, 100));
     assert_eq!(cursor.claim_unshared_up_to(256), Some(0..100));
+    // No claim leaves a crumb under `min_len`: the last two pieces share what is left, or
+    // the last claim takes it all if that is under `2 * min_len`.
+    let mut cursor = OwnerCursor::new(0..18_874, ChunkLimits::new(1111, 948));
+    let claims: Vec<Range<u32>> =
+        std::iter::from_fn(|| cursor.claim_unshared_up_to(u32::MAX)).collect();
+    let lens: Vec<u32> = claims.iter().map(|c| c.end - c.start).collect();
+    assert_eq!(lens.iter().sum::<u32>(), 18_874);
+    assert!(
+        lens.iter().all(|&len| (1111..=2221).contains(&len)),
+        "{lens:?}"
+    );
+    let mut cursor = OwnerCursor::new(0..39, ChunkLimits::new(10, 30));
+    let claims: Vec<Range<u32>> =
+        std::iter::from_fn(|| cursor.claim_unshared_up_to(u32::MAX)).collect();
+    assert_eq!(claims, [0..29, 29..39]);
     // Shared afterwards, the range is claimed as a new owner's would be: from `min_len`.
     let mut cursor = OwnerCursor::new(0..1000, ChunkLimits::DEFAULT);
     assert_eq!(cursor.claim_unshared_up_to(256), Some(0..256));
