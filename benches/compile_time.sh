@@ -123,27 +123,35 @@ timed_rebuild() {
 }
 
 echo "$loops parallel loops (12 shapes x $reps) in one function; rebuild of that crate alone"
-echo "machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
-printf '| lib | release rebuild (s) | dev edit (s) | dev full (s) | stripped release binary (bytes) | IR lines | IR lines per loop |\n'
-printf '|---|---|---|---|---|---|---|\n'
+echo "machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); the libraries alternate run by run"
+features_of() { if [ "$1" = rayon ]; then echo "--features rayon"; fi; }
 for lib in weft rayon; do
-  features=""
-  [ "$lib" = rayon ] && features="--features rayon"
+  features=$(features_of $lib)
   # shellcheck disable=SC2086
   cargo build --release --quiet $features
   # shellcheck disable=SC2086
   cargo build --quiet $features
   # shellcheck disable=SC2086
   CARGO_INCREMENTAL=0 CARGO_TARGET_DIR="$dir/target-full" cargo build --quiet $features
-  release="" dev="" full=""
-  for _ in $(seq 1 "$runs"); do
-    release="$release $(timed_rebuild --release "$features")"
-    dev="$dev $(timed_rebuild "" "$features")"
-    full="$full $(CARGO_INCREMENTAL=0 CARGO_TARGET_DIR="$dir/target-full" timed_rebuild "" "$features")"
+done
+declare -A release dev full
+for _ in $(seq 1 "$runs"); do
+  for lib in weft rayon; do
+    features=$(features_of $lib)
+    release[$lib]="${release[$lib]:-} $(timed_rebuild --release "$features")"
+    dev[$lib]="${dev[$lib]:-} $(timed_rebuild "" "$features")"
+    full[$lib]="${full[$lib]:-} $(CARGO_INCREMENTAL=0 CARGO_TARGET_DIR="$dir/target-full" timed_rebuild "" "$features")"
   done
+done
+printf '| lib | release rebuild (s) | dev edit (s) | dev full (s) | stripped release binary (bytes) | IR lines | IR lines per loop |\n'
+printf '|---|---|---|---|---|---|---|\n'
+for lib in weft rayon; do
+  features=$(features_of $lib)
+  # shellcheck disable=SC2086
+  cargo build --release --quiet $features
   cp target/release/compile-time-probe "$dir/stripped"
   strip "$dir/stripped"
   size=$(stat -c %s "$dir/stripped")
   lines=$(ir_lines "$features")
-  printf '| %s |%s |%s |%s | %s | %s | %s |\n' "$lib" "$release" "$dev" "$full" "$size" "$lines" $((lines / loops))
+  printf '| %s |%s |%s |%s | %s | %s | %s |\n' "$lib" "${release[$lib]}" "${dev[$lib]}" "${full[$lib]}" "$size" "$lines" $((lines / loops))
 done

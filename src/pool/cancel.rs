@@ -4,8 +4,11 @@
 //! `cancellable(&token, op)` runs `op` in a *region*: a [`Region`] (the token and the
 //! region it is nested in) that the worker running `op` points to from its `region` cell.
 //! Work started in a region belongs to it wherever it runs:
-//! - a `join`'s `b` carries the region's pointer; a thief that takes `b` runs it in the
-//!   region (the region outlives the `join`, which waits for `b`);
+//! - a `join`'s `b` carries the region's pointer: in a region the worker's fork stack takes
+//!   no fork (`WorkerThread::fork_limit` is 0), so `b` takes the branch of a full stack and
+//!   goes to the deque as a job of the region; whoever runs it runs it in the region (the
+//!   region outlives the `join`, which waits for `b`). A join outside every region tests
+//!   nothing more than before: the limit is a load where a constant was;
 //! - a queued task (`spawn`, a scope's `spawn`, `spawn_handle`) holds the region by
 //!   [`JobRegion`] (an `Arc`: a detached task may outlive `op`);
 //! - a job the worker takes from a queue runs outside every region unless it carries one
@@ -14,9 +17,9 @@
 //! ## Where work stops
 //! A *stop* is an unwind with a [`Cancelled`] payload, from one of these points, once the
 //! region's token or the token of a region around it is cancelled:
-//! - a `join` in a region, before `a` and before `b` (`join.rs`, `join_guarded`): joins in
-//!   a region take that path because the worker's join mode says so, so a join outside
-//!   every region tests nothing more than before;
+//! - a region's `join`, before its `b` runs, wherever it runs (the owner takes it back
+//!   from its deque in `reclaim_fork`; a thief's `StackJob::execute`): `b` is dropped unrun
+//!   and the stop reaches the join's caller, as `b`'s panic would;
 //! - an owner loop between two blocks (`drive/owner.rs` calls [`stop_if_cancelled`]);
 //! - a queued task before its closure runs ([`JobRegion::run`]): the closure is dropped;
 //! - a `spawn` call in a stopped region.
@@ -26,8 +29,9 @@
 //! and where a real panic and a stop meet (the two sides of a `join`, a scope's tasks), the
 //! real panic wins.
 
+use std::ptr;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use super::registry::Registry;
@@ -180,7 +184,7 @@ impl std::error::Error for Cancelled {}
 /// out of it rather than return a partial result), else `op`'s result. A weft extension.
 ///
 /// What stops where: an indexed loop between two blocks of its items (about 50 µs of them;
-/// a block is one item for slow items); a `join` before each of its sides; a scope's or
+/// a block is one item for slow items); a `join` before its second closure; a scope's or
 /// pool's spawned task before it starts (its closure is dropped without running); an
 /// unindexed loop (`par_bridge`, `flat_map_iter` ...) between its pieces. Work `op` hands to
 /// another pool (`ThreadPool::install`) belongs to the region too. Futures it spawns and
@@ -232,8 +236,20 @@ fn cancellable_on<R>(
     let region = Arc::new(Region {
         token: Arc::clone(&token.state),
         parent: JobRegion::current_on(worker).0,
+        panic: Mutex::new(None),
     });
     let result = worker.in_region(Arc::as_ptr(&region), || unwind::halt_unwinding(op));
+    if let Err(payload) = &result {
+        // A panic wins over a stop: one a stop hid on its way here, if any.
+        let hidden = region
+            .panic
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take();
+        if let (true, Some(panic)) = (is_stop(payload), hidden) {
+            unwind::resume_unwinding(panic);
+        }
+    }
     match result {
         Ok(_) if token.is_cancelled() => Err(Cancelled),
         Ok(value) => Ok(value),
@@ -249,6 +265,8 @@ fn cancellable_on<R>(
 pub(crate) struct Region {
     token: Arc<TokenState>,
     parent: Option<Arc<Region>>,
+    /// A panic of the region's work that a stop would have hidden ([`carry_panic`]).
+    panic: Mutex<Option<PanicPayload>>,
 }
 
 impl Region {
@@ -362,10 +380,80 @@ impl JobRegion {
     }
 }
 
-/// A region pointer that may travel with a `join`'s `b` to a thief.
-#[derive(Clone, Copy)]
-pub(super) struct RegionPtr(pub(super) *const Region);
+/// If the current work belongs to a stopped region: the payload a job that is dropped unrun
+/// reports (a `join`'s `b`, `job.rs`).
+#[inline]
+pub(super) fn stopped_here() -> Option<PanicPayload> {
+    WorkerThread::with_current(|worker| {
+        let region = worker?.region();
+        // SAFETY: a worker's region cell is null or points to a live region.
+        let stopped = !region.is_null() && unsafe { (*region).is_stopped() };
+        stopped.then(JobRegion::stopped_payload)
+    })
+}
+
+/// A panic of a thief's `join` half in a region (`StackJob::execute`), wrapped so that it
+/// is not lost if the `join`'s other half was stopped: `join` resumes its `a`'s payload
+/// (Rayon's contract) and drops `b`'s, and a stop must not win over a panic. Dropped unused,
+/// the wrapper leaves the panic in its region, where `cancellable` finds it; resumed, the
+/// payload is unwrapped first (`unwind::resume_unwinding`). Outside a region, `payload`.
+pub(super) fn carry_panic(payload: PanicPayload) -> PanicPayload {
+    if is_stop(&payload) {
+        return payload;
+    }
+    let region =
+        WorkerThread::with_current(|worker| worker.map_or(ptr::null(), WorkerThread::region));
+    if region.is_null() {
+        return payload;
+    }
+    // SAFETY: a worker's region cell points into an `Arc<Region>` alive while it holds it.
+    let region = unsafe {
+        Arc::increment_strong_count(region);
+        Arc::from_raw(region)
+    };
+    Box::new(Carried {
+        payload: Some(payload),
+        region,
+    })
+}
+
+/// `payload`, unwrapped if [`carry_panic`] wrapped it.
+pub(super) fn uncarry(payload: PanicPayload) -> PanicPayload {
+    match payload.downcast::<Carried>() {
+        Ok(mut carried) => carried
+            .payload
+            .take()
+            .expect("a carried panic is taken once"),
+        Err(payload) => payload,
+    }
+}
+
+/// See [`carry_panic`].
+struct Carried {
+    payload: Option<PanicPayload>,
+    region: Arc<Region>,
+}
+
+impl Drop for Carried {
+    fn drop(&mut self) {
+        if let Some(payload) = self.payload.take() {
+            let mut slot = self.region.panic.lock().unwrap_or_else(|e| e.into_inner());
+            match *slot {
+                None => *slot = Some(payload),
+                Some(_) => {
+                    drop(slot);
+                    unwind::drop_payload(payload);
+                }
+            }
+        }
+    }
+}
+
+/// A region pointer (null: none) that may travel with a region's job in a queue.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RegionPtr(pub(crate) *const Region);
 
 // SAFETY: a `Region` is `Sync` (atomics and `Arc`s); the pointer is only dereferenced while
-// the region is alive (the `join` that made it waits for its `b`).
+// the region is alive (the `join` whose `b` carries it waits for `b`; `install` from another
+// pool waits for its operation).
 unsafe impl Send for RegionPtr {}

@@ -6,6 +6,7 @@ use std::cell::UnsafeCell;
 use std::mem::ManuallyDrop;
 use std::ptr;
 
+use super::cancel::{self, RegionPtr};
 use super::isolate::Tag;
 use super::latch::Latch;
 use super::trace::JobKind;
@@ -119,12 +120,25 @@ impl JobRef {
 pub(crate) struct TaggedJob {
     pub(crate) job: JobRef,
     pub(crate) tag: Tag,
+    /// The `cancellable` region the job runs in, null for none (`cancel.rs`): set only for
+    /// a region's `join`, whose `b` carries no region of its own.
+    pub(crate) region: RegionPtr,
 }
 
 impl TaggedJob {
     #[inline]
     pub(crate) fn new(job: JobRef, tag: Tag) -> Self {
-        TaggedJob { job, tag }
+        TaggedJob {
+            job,
+            tag,
+            region: RegionPtr(std::ptr::null()),
+        }
+    }
+
+    /// A job of `region` (null: none).
+    #[inline]
+    pub(crate) fn in_region(job: JobRef, tag: Tag, region: RegionPtr) -> Self {
+        TaggedJob { job, tag, region }
     }
 }
 
@@ -222,9 +236,16 @@ where
         // SAFETY: the JobRef contract keeps `*this` alive until its latch is set below, and
         // this is the only execution, so we have exclusive access to `func` and `result`.
         let func = unsafe { ManuallyDrop::take(&mut *(*this).func.get()) };
-        let result = match unwind::halt_unwinding(|| func(true)) {
-            Ok(value) => JobResult::Ok(value),
-            Err(payload) => JobResult::Panic(payload),
+        // A job of a stopped region (a `join`'s `b`) is dropped unrun and reports the stop.
+        let result = match cancel::stopped_here() {
+            Some(stop) => {
+                drop(func);
+                JobResult::Panic(stop)
+            }
+            None => match unwind::halt_unwinding(|| func(true)) {
+                Ok(value) => JobResult::Ok(value),
+                Err(payload) => JobResult::Panic(cancel::carry_panic(payload)),
+            },
         };
         // SAFETY: as above; the owner reads `result` only after observing the latch set.
         unsafe { *(*this).result.get() = result };

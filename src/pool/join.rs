@@ -2,13 +2,14 @@
 //!
 //! `b` becomes a fork on the worker's fork stack (a few plain stores, no atomic
 //! read-modify-write, no fence: `fork_stack.rs`), `a` runs, `b` is popped back and run
-//! inline. Any other worker can take `b` while `a` runs, from the moment it is pushed: an
+//! inline (in a `cancellable` region the fork stack takes no fork: `b` goes to the deque
+//! with the region, which is looked at before `b` runs: `cancel.rs`). Any other worker can
+//! take `b` while `a` runs, from the moment it is pushed: an
 //! idle worker through the fork stack itself, or from the deque once the owner publishes its
 //! oldest fork because the sleep counters show an idle worker (`worker.rs`). `b`'s job lives
 //! in this stack frame, so this function never returns or unwinds while a thief may still
 //! be running it.
 
-use super::cancel::{self, RegionPtr};
 use super::job::StackJob;
 use super::latch::SpinLatch;
 use super::registry;
@@ -156,9 +157,8 @@ pub(crate) fn join_here_erased(
     })
 }
 
-/// `join` on `worker`: in place in a pool of one, in a `cancellable` region by its own path
-/// ([`join_in_region`]), else forking. `a` runs here (so it needs no `Send`); `b` may run on
-/// a thief.
+/// The forking join on `worker`: `b` becomes a fork of this worker, `a` runs here (so `a`
+/// needs no `Send`; `b` may run on a thief), then `b` is popped back or awaited.
 #[inline(always)]
 fn fork_on<A, B, RA, RB>(worker: &WorkerThread, injected: bool, oper_a: A, oper_b: B) -> (RA, RB)
 where
@@ -169,30 +169,6 @@ where
     if worker.joins_in_place() {
         return join_in_place(oper_a, oper_b, injected);
     }
-    if worker.is_in_region() {
-        // A join in a region. Never an injected one: work injected from outside starts
-        // outside every region, and work handed to another pool (`install`) joins inside
-        // it, on a worker of that pool.
-        debug_assert!(!injected, "a join in a region is not injected");
-        return join_in_region(worker, oper_a, oper_b);
-    }
-    fork_always(worker, injected, oper_a, oper_b)
-}
-
-/// The forking join on `worker`: `b` becomes a fork of this worker, `a` runs here, then `b`
-/// is popped back or awaited.
-#[inline(always)]
-fn fork_always<A, B, RA, RB>(
-    worker: &WorkerThread,
-    injected: bool,
-    oper_a: A,
-    oper_b: B,
-) -> (RA, RB)
-where
-    A: FnOnce(FnContext) -> RA,
-    B: FnOnce(FnContext) -> RB + Send,
-    RB: Send,
-{
     let job_b = StackJob::new(
         |migrated| oper_b(FnContext { migrated }),
         SpinLatch::new(worker),
@@ -208,7 +184,9 @@ where
     let result_a = match status_a {
         Ok(result_a) => result_a,
         Err(payload) => {
-            // `b` still runs (Rayon's contract), then `a`'s panic wins.
+            // `b` still runs (Rayon's contract), then `a`'s panic wins. (If `a` was stopped
+            // and a thief's `b` panicked, `b`'s payload reaches `cancellable` when it is
+            // dropped here: `cancel::carry_panic`.)
             if still_ours {
                 // SAFETY: popped back, so no other thread can run it.
                 let _ = unwind::halt_unwinding(|| unsafe { job_b.run_inline(injected) });
@@ -242,114 +220,5 @@ where
             let _ = unwind::halt_unwinding(|| oper_b(context));
             unwind::resume_unwinding(payload)
         }
-    }
-}
-
-/// A join in a `cancellable` region (`cancel.rs`): each closure reaches the one
-/// [`join_in_region_dyn`] through a `&mut dyn FnMut`, as in [`join_context_erased`], so no
-/// join type compiles this path twice.
-#[cold]
-#[inline(never)]
-fn join_in_region<A, B, RA, RB>(worker: &WorkerThread, oper_a: A, oper_b: B) -> (RA, RB)
-where
-    A: FnOnce(FnContext) -> RA,
-    B: FnOnce(FnContext) -> RB + Send,
-    RB: Send,
-{
-    let (mut oper_a, mut oper_b) = (Some(oper_a), Some(oper_b));
-    let (mut result_a, mut result_b) = (None, None);
-    join_in_region_dyn(
-        worker,
-        &mut |context| {
-            let oper_a = oper_a.take().expect("a joined closure runs once");
-            result_a = Some(oper_a(context));
-        },
-        &mut |context| {
-            let oper_b = oper_b.take().expect("a joined closure runs once");
-            result_b = Some(oper_b(context));
-        },
-    );
-    let done = "join ran both closures or resumed a panic";
-    (result_a.expect(done), result_b.expect(done))
-}
-
-/// [`join_in_region`] compiled once: a stop (`cancel::stop`) before `a` and before `b`
-/// wherever `b` runs, and a thief runs `b` in the region; where a real panic and a stop
-/// meet, the panic wins (`a`'s if both panic), as `cancellable` promises.
-#[inline(never)]
-fn join_in_region_dyn(
-    worker: &WorkerThread,
-    oper_a: &mut dyn FnMut(FnContext),
-    oper_b: &mut (dyn FnMut(FnContext) + Send),
-) {
-    let region = RegionPtr(worker.region());
-    // SAFETY: a worker's region cell is null or points to a live region.
-    unsafe { cancel::stop_if_stopped(region.0) };
-    let mut run_b = move |context: FnContext| {
-        let region = region;
-        let mut checked = || {
-            // SAFETY: the region outlives this join, which waits for `b`.
-            unsafe { cancel::stop_if_stopped(region.0) };
-            oper_b(context);
-        };
-        unwind::halt_unwinding(|| {
-            if context.migrated {
-                WorkerThread::with_current(|thief| match thief {
-                    Some(thief) => thief.in_region(region.0, checked),
-                    None => checked(),
-                })
-            } else {
-                checked()
-            }
-        })
-    };
-    let mut status_a = Ok(());
-    let mut status_b = Ok(());
-    let mut run_a = |context| status_a = unwind::halt_unwinding(|| oper_a(context));
-    let mut run_b = |context| status_b = run_b(context);
-    if worker.is_alone() {
-        let context = FnContext { migrated: false };
-        run_a(context);
-        run_b(context);
-    } else {
-        fork_in_region(worker, &mut run_a, &mut run_b);
-    }
-    match (status_a, status_b) {
-        (Ok(()), Ok(())) => {}
-        (Ok(()), Err(payload)) => unwind::resume_unwinding(payload),
-        (Err(stop), Err(panic)) if cancel::is_stop(&stop) && !cancel::is_stop(&panic) => {
-            unwind::drop_payload(stop);
-            unwind::resume_unwinding(panic)
-        }
-        (Err(payload), other) => {
-            if let Err(other) = other {
-                unwind::drop_payload(other);
-            }
-            unwind::resume_unwinding(payload)
-        }
-    }
-}
-
-/// The forking join of a region, compiled once: as `fork_always`; neither closure panics
-/// (both catch their own).
-fn fork_in_region(
-    worker: &WorkerThread,
-    oper_a: &mut dyn FnMut(FnContext),
-    oper_b: &mut (dyn FnMut(FnContext) + Send),
-) {
-    let job_b = StackJob::new(
-        |migrated| oper_b(FnContext { migrated }),
-        SpinLatch::new(worker),
-    );
-    // SAFETY: `job_b` stays in this frame until it is popped back or its latch is set, as
-    // in `fork_always` (`oper_a` does not unwind).
-    let job_b_ref = unsafe { job_b.as_job_ref() };
-    let slot = worker.push_fork(job_b_ref);
-    oper_a(FnContext { migrated: false });
-    if worker.pop_fork(slot) || worker.reclaim_fork(job_b_ref, job_b.latch.as_core()) {
-        // SAFETY: popped back (from the fork stack or the deque): ours alone.
-        unsafe { job_b.run_inline(false) }
-    } else {
-        job_b.into_result()
     }
 }

@@ -19,9 +19,10 @@ where
     panic::catch_unwind(AssertUnwindSafe(func))
 }
 
-/// Resumes a panic caught by [`halt_unwinding`], without running the panic hook again.
+/// Resumes a panic caught by [`halt_unwinding`], without running the panic hook again (the
+/// payload itself, if a region carried it: `cancel::carry_panic`).
 pub(crate) fn resume_unwinding(payload: PanicPayload) -> ! {
-    panic::resume_unwind(payload)
+    panic::resume_unwind(super::cancel::uncarry(payload))
 }
 
 /// A guard that aborts the process if it is dropped during unwinding.

@@ -32,7 +32,7 @@ use std::sync::Arc;
 
 use crossbeam_deque::{Steal, Worker};
 
-use super::cancel::Region;
+use super::cancel::{self, Region, RegionPtr};
 use super::fence;
 use super::fork_stack::{ForkStack, FORK_CAPACITY};
 use super::isolate::{Tag, WorkerContexts};
@@ -94,9 +94,12 @@ pub(crate) struct WorkerThread {
     /// The `cancellable` region the running work belongs to (`cancel.rs`), null outside
     /// every region. Points to a region kept alive by the frame that set it (`in_region`).
     region: Cell<*const Region>,
-    /// `join` runs in place: `alone`, outside every region. Tested first by every `join`
-    /// (one load and one compare: the pool of one's joins cost least).
+    /// `join` runs in place: `alone`, outside every region.
     in_place: Cell<bool>,
+    /// How many forks the fork stack takes: `FORK_CAPACITY`, or 0 in a region, whose joins
+    /// so take the branch every join tests anyway (a full stack): `b` goes to the deque
+    /// with the region (`cancel.rs`). Joins outside every region test nothing more.
+    fork_limit: Cell<usize>,
     /// Set if the pool records (`pool/trace`): every recording point tests this field.
     trace: Option<TraceWriter>,
     /// How many frames on this thread's stack wait for something (a latch, a fork a thief
@@ -125,6 +128,7 @@ impl WorkerThread {
             alone: Cell::new(registry.num_threads() == 1),
             region: Cell::new(ptr::null()),
             in_place: Cell::new(registry.num_threads() == 1),
+            fork_limit: Cell::new(FORK_CAPACITY),
             trace: registry.trace_writer(index),
             waits: Cell::new(0),
             stats: registry.worker_stats(index),
@@ -197,22 +201,10 @@ impl WorkerThread {
         ADOPTED.with(|adopted| adopted.set(Some(Uninstall(worker))));
     }
 
-    /// Whether this is the one worker of its pool: no other worker could take its forks.
-    #[inline(always)]
-    pub(crate) fn is_alone(&self) -> bool {
-        self.alone.get()
-    }
-
     /// Whether `join` runs in place here: the one worker of its pool, outside every region.
     #[inline(always)]
     pub(crate) fn joins_in_place(&self) -> bool {
         self.in_place.get()
-    }
-
-    /// Whether the running work belongs to a `cancellable` region.
-    #[inline(always)]
-    pub(crate) fn is_in_region(&self) -> bool {
-        !self.region.get().is_null()
     }
 
     /// The `cancellable` region the running work belongs to, or null.
@@ -246,8 +238,9 @@ impl WorkerThread {
     /// Sets the join path from `alone` and `region`.
     #[inline]
     fn refresh_join_path(&self) {
-        self.in_place
-            .set(self.alone.get() && self.region.get().is_null());
+        let outside = self.region.get().is_null();
+        self.in_place.set(self.alone.get() && outside);
+        self.fork_limit.set(if outside { FORK_CAPACITY } else { 0 });
     }
 
     /// Gives back the deque, once this worker has left its loop (`registry::main_loop`).
@@ -291,8 +284,13 @@ impl WorkerThread {
     /// worker is idle, the oldest fork is published for it (see the module doc).
     #[inline]
     pub(crate) fn push_fork(&self, job: JobRef) -> usize {
-        let Some(index) = self.forks.push(job, self.context_tag(), FORK_CAPACITY) else {
-            self.push(TaggedJob::new(job, self.context_tag()));
+        let Some(index) = self
+            .forks
+            .push(job, self.context_tag(), self.fork_limit.get())
+        else {
+            // A full stack, or a region's join: published, with the region if any.
+            let region = RegionPtr(self.region.get());
+            self.push(TaggedJob::in_region(job, self.context_tag(), region));
             return PUBLISHED_DIRECTLY;
         };
         self.forked(index)
@@ -417,7 +415,16 @@ impl WorkerThread {
     pub(crate) fn reclaim_fork(&self, job: JobRef, latch: &CoreLatch) -> bool {
         while !latch.probe() {
             match self.deque.pop() {
-                Some(popped) if popped.job == job => return true,
+                Some(popped) if popped.job == job => {
+                    if !popped.region.0.is_null() && cancel::stopped_here().is_some() {
+                        // A region's `b`, and the region is stopped: executed here, its
+                        // job drops it unrun and reports the stop through the latch.
+                        // SAFETY: popped back, so ours alone; live until its latch is set.
+                        unsafe { job.execute() };
+                        return false;
+                    }
+                    return true;
+                }
                 Some(other) if self.context_tag().admits(other.tag) => {
                     // SAFETY: jobs in our deque are live until executed (JobRef contract).
                     self.waiting(|| unsafe { self.execute(other) })
@@ -660,10 +667,10 @@ impl WorkerThread {
         // The job is not part of the work this thread was doing: it starts with a clear job
         // word, and the work's word is back once the job is done. (Jobs do not unwind: they
         // catch their panics.)
-        // Nor does it belong to the work's `cancellable` region: a job of a region carries
-        // it and enters it itself (`cancel.rs`).
+        // Nor does it belong to the work's `cancellable` region: it runs in its own (a
+        // region's `join` carries it in the queue; a task holds its own: `cancel.rs`).
         let word = set_job_word(0);
-        let region = self.region.replace(ptr::null());
+        let region = self.region.replace(job.region.0);
         self.refresh_alone();
         self.refresh_join_path();
         // SAFETY: forwarded from this function's contract.
