@@ -587,7 +587,7 @@ fn cancel_cost_groups(
 /// 5 ms later from this thread, and returns how long after `cancel()` the last piece of work
 /// started (0 if none did) and how long after it `cancellable` returned. `work` gets a
 /// function to call as each piece starts.
-fn cancel_once(pool: &weft::ThreadPool, work: fn(&(dyn Fn() + Sync))) -> (Duration, Duration) {
+fn cancel_once(pool: &weft::ThreadPool, work: EndlessWork) -> (Duration, Duration) {
     use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
     let base = Instant::now();
     let last_start = AtomicU64::new(0);
@@ -628,6 +628,9 @@ fn endless_tree(depth: u32, started: &(dyn Fn() + Sync)) {
     );
 }
 
+/// Endless work for `cancel_latency`, given a function to call as each piece starts.
+type EndlessWork = fn(&(dyn Fn() + Sync));
+
 /// `cancel_latency` (see the module doc): `reps` cancels per row.
 fn cancel_latency_group(reps: usize) {
     use weft::prelude::*;
@@ -650,7 +653,7 @@ fn cancel_latency_group(reps: usize) {
             }
         });
     }
-    let rows: [(&str, fn(&(dyn Fn() + Sync))); 3] = [
+    let rows: [(&str, EndlessWork); 3] = [
         ("loop of 1 µs items", endless_loop),
         ("join tree, 1 µs leaves", tree),
         ("scope of 10^6 tasks", million_tasks),
