@@ -14,6 +14,7 @@
 use core::ops::Range;
 
 use super::{Chunk, OwnerCursor, StealRange};
+#[cfg(not(all(test, loom)))]
 use crate::sync::atomic::{AtomicU8, Ordering};
 use crate::sync::UnsafeCell;
 
@@ -66,7 +67,7 @@ impl<T: SplitAt> Handoff<T> {
     pub(crate) fn unclaimed_by(cursor: &OwnerCursor, value: T) -> Self {
         Handoff {
             range: StealRange::unclaimed_by(cursor),
-            lock: SlotLock(AtomicU8::new(FREE)),
+            lock: SlotLock::new(),
             slot: UnsafeCell::new(Some((cursor.low..cursor.high_seen, value))),
         }
     }
@@ -116,7 +117,7 @@ impl<T: SplitAt> Handoff<T> {
 
     /// Owner: whether a thief took part of the range since the owner last looked (see
     /// `StealRange::peek_steal`).
-    #[cfg(test)]
+    #[cfg(all(test, not(loom)))]
     pub(crate) fn peek_steal(&self, cursor: &mut OwnerCursor) -> bool {
         self.range.peek_steal(cursor)
     }
@@ -137,20 +138,54 @@ impl<T: SplitAt> Handoff<T> {
 }
 
 /// The states of a [`SlotLock`].
+#[cfg(not(all(test, loom)))]
 const FREE: u8 = 0;
+#[cfg(not(all(test, loom)))]
 const HELD: u8 = 1;
 /// A holder unwound (a producer's `split_at` panicked while its piece was cut): the loop is
 /// failing, and later claimants panic instead of waiting forever.
+#[cfg(not(all(test, loom)))]
 const POISONED: u8 = 2;
 
 /// The hand-off's lock: held across a few `split_at` calls, rarely contended (the owner
 /// once per claim, a thief once per steal), so a waiter spins, then yields.
+#[cfg(not(all(test, loom)))]
 struct SlotLock(AtomicU8);
 
+/// Under loom, a mutex: the models check the claims and cuts the lock guards, and two
+/// waiters spinning on a lock whose holder is preempted would alternate without end in
+/// loom's exploration (every yield a branch of the model).
+#[cfg(all(test, loom))]
+struct SlotLock(crate::sync::Mutex<()>);
+
 /// Releases a [`SlotLock`] when dropped, poisoning it if the holder unwinds.
+#[cfg(not(all(test, loom)))]
 struct Locked<'a>(&'a SlotLock);
 
+#[cfg(all(test, loom))]
+struct Locked<'a>(#[allow(dead_code)] loom::sync::MutexGuard<'a, ()>);
+
+#[cfg(all(test, loom))]
 impl SlotLock {
+    fn new() -> SlotLock {
+        SlotLock(crate::sync::Mutex::new(()))
+    }
+
+    fn lock(&self) -> Locked<'_> {
+        Locked(
+            self.0
+                .lock()
+                .expect("no model panics while it holds the lock"),
+        )
+    }
+}
+
+#[cfg(not(all(test, loom)))]
+impl SlotLock {
+    fn new() -> SlotLock {
+        SlotLock(AtomicU8::new(FREE))
+    }
+
     #[inline(never)]
     fn lock(&self) -> Locked<'_> {
         let mut spins = 0u32;
@@ -174,6 +209,7 @@ impl SlotLock {
     }
 }
 
+#[cfg(not(all(test, loom)))]
 impl Drop for Locked<'_> {
     #[inline(never)]
     fn drop(&mut self) {
