@@ -79,6 +79,32 @@ fn timed_fresh<T>(mut call: impl FnMut() -> Vec<T>) -> impl FnMut() -> Duration 
     }
 }
 
+/// `det_sum_f64`'s and `cancel_sum`'s sequential contender: the float sum of `n` items.
+fn float_sum_sequential<'a>(n: usize) -> Contender<'a> {
+    (
+        "sequential".into(),
+        Box::new(timed(move || {
+            black_box((0..black_box(n)).map(float_item).sum::<f64>());
+        })),
+    )
+}
+
+/// The float sum of `n` items on Rayon's `pool` of `threads`.
+fn float_sum_rayon(threads: usize, pool: &rayon::ThreadPool, n: usize) -> Contender<'_> {
+    (
+        format!("rayon-{threads}"),
+        Box::new(timed(move || {
+            black_box(pool.install(|| {
+                use rayon::prelude::*;
+                (0..black_box(n))
+                    .into_par_iter()
+                    .map(float_item)
+                    .sum::<f64>()
+            }));
+        })),
+    )
+}
+
 /// The cheap float map of `det_sum_f64`.
 #[inline]
 fn float_item(i: usize) -> f64 {
@@ -151,12 +177,7 @@ fn main() {
 
     // det_sum_f64
     let n = 10_000_000 / shrink;
-    let mut list: Vec<Contender<'_>> = vec![(
-        "sequential".into(),
-        Box::new(timed(move || {
-            black_box((0..black_box(n)).map(float_item).sum::<f64>());
-        })),
-    )];
+    let mut list = vec![float_sum_sequential(n)];
     for (threads, pool) in &weft_pools {
         list.push((
             format!("weft-{threads}"),
@@ -184,20 +205,11 @@ fn main() {
             })),
         ));
     }
-    for (threads, pool) in &rayon_pools {
-        list.push((
-            format!("rayon-{threads}"),
-            Box::new(timed(move || {
-                black_box(pool.install(|| {
-                    use rayon::prelude::*;
-                    (0..black_box(n))
-                        .into_par_iter()
-                        .map(float_item)
-                        .sum::<f64>()
-                }));
-            })),
-        ));
-    }
+    list.extend(
+        rayon_pools
+            .iter()
+            .map(|(threads, pool)| float_sum_rayon(*threads, pool, n)),
+    );
     run("det_sum_f64", list, 1, rounds);
 
     futures_group(&weft_pools, 100_000 / shrink as u64, rounds);
@@ -514,12 +526,7 @@ fn cancel_cost_groups(
             .map(float_item)
             .sum::<f64>()
     };
-    let mut list: Vec<Contender<'_>> = vec![(
-        "sequential".into(),
-        Box::new(timed(move || {
-            black_box((0..black_box(n)).map(float_item).sum::<f64>());
-        })),
-    )];
+    let mut list = vec![float_sum_sequential(n)];
     for (threads, pool) in weft_pools {
         list.push((
             format!("weft-{threads}"),
@@ -534,20 +541,11 @@ fn cancel_cost_groups(
             })),
         ));
     }
-    for (threads, pool) in rayon_pools {
-        list.push((
-            format!("rayon-{threads}"),
-            Box::new(timed(move || {
-                black_box(pool.install(|| {
-                    use rayon::prelude::*;
-                    (0..black_box(n))
-                        .into_par_iter()
-                        .map(float_item)
-                        .sum::<f64>()
-                }));
-            })),
-        ));
-    }
+    list.extend(
+        rayon_pools
+            .iter()
+            .map(|(threads, pool)| float_sum_rayon(*threads, pool, n)),
+    );
     run("cancel_sum", list, 1, rounds);
 
     let depth = if shrink == 1 { 27 } else { 17 };
