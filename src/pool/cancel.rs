@@ -11,8 +11,9 @@
 //!   nothing more than before: the limit is a load where a constant was;
 //! - a queued task (`spawn`, a scope's `spawn`, `spawn_handle`) holds the region by
 //!   [`JobRegion`] (an `Arc`: a detached task may outlive `op`);
-//! - a job the worker takes from a queue runs outside every region unless it carries one
-//!   (`WorkerThread::execute` clears the cell), so work outside the token is never stopped.
+//! - a job the worker takes from a queue runs in the region it carries, none for most
+//!   (`WorkerThread::execute` sets the cell from the job), so work outside the token is
+//!   never stopped.
 //!
 //! ## Where work stops
 //! A *stop* is an unwind with a [`Cancelled`] payload, from one of these points, once the
@@ -27,7 +28,9 @@
 //! The unwind carries nothing partial upward: a stopped loop never returns. `cancellable`
 //! catches it and returns `Err(Cancelled)`; every other panic passes through it unchanged,
 //! and where a real panic and a stop meet (the two sides of a `join`, a scope's tasks), the
-//! real panic wins.
+//! real panic wins: a scope keeps its first panic apart from its stops, and a thief's panic
+//! in a region travels wrapped ([`carry_panic`]) so that a `join` that resumes its other
+//! side's stop leaves it in the region, where `cancellable` resumes it instead.
 
 use std::ptr;
 use std::sync::atomic::{AtomicBool, Ordering};
