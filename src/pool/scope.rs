@@ -427,9 +427,13 @@ impl<'scope> ScopeBase<'scope> {
     /// `this` must be valid until the count is released; afterwards the owner may free it,
     /// so this takes a raw pointer and touches nothing after the release.
     unsafe fn execute_job(this: *const Self, region: &JobRegion, func: impl FnOnce()) {
-        let outcome = region
-            .run(|| unwind::halt_unwinding(func))
-            .unwrap_or_else(|| Err(JobRegion::stopped_payload()));
+        // The catch is around `run`: a stopped task's closure is dropped there, and its
+        // drop is user code that may panic too.
+        let outcome = match unwind::halt_unwinding(|| region.run(func)) {
+            Ok(Some(())) => Ok(()),
+            Ok(None) => Err(JobRegion::stopped_payload()),
+            Err(payload) => Err(payload),
+        };
         if let Err(payload) = outcome {
             // SAFETY: our count is not released yet, so the scope is alive.
             unsafe { (*this).job_panicked(payload) };
