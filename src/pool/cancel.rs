@@ -360,10 +360,14 @@ impl JobRegion {
     }
 
     /// Runs `func` in this region, or drops it unrun and returns `None` if the region is
-    /// stopped.
+    /// stopped. A task of no region runs outside every region, also where it runs inline
+    /// in a region's work (`JoinHandle::join`): work outside a token is never stopped.
     pub(crate) fn run<R>(&self, func: impl FnOnce() -> R) -> Option<R> {
         let Some(region) = self.0.as_deref() else {
-            return Some(func());
+            return Some(WorkerThread::with_current(|worker| match worker {
+                Some(worker) if !worker.region().is_null() => worker.in_region(ptr::null(), func),
+                _ => func(),
+            }));
         };
         if region.is_stopped() {
             return None;
