@@ -155,3 +155,41 @@ fn a_task_spawned_outside_a_region_and_joined_inside_it_is_not_stopped() {
         assert_pool_still_works(&pool);
     });
 }
+
+#[test]
+fn a_thiefs_panic_that_lost_to_its_joins_a_panic_is_not_resumed_by_a_later_stop() {
+    with_watchdog("a join's b panic superseded by a's", || {
+        for threads in [2, 3] {
+            let pool = pool(threads);
+            let token = CancelToken::new();
+            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                pool.cancellable(&token, || {
+                    // Both halves panic, `b` on a thief: `join` resumes `a`'s panic and drops
+                    // `b`'s (Rayon's contract); the region's code catches `a`'s and goes on.
+                    let b_started = AtomicBool::new(false);
+                    let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        weft::join(
+                            || {
+                                assert!(wait_until(|| b_started.load(SeqCst)));
+                                boom("a")
+                            },
+                            || {
+                                b_started.store(true, SeqCst);
+                                boom("b")
+                            },
+                        )
+                    }));
+                    assert_eq!(boom_tag(caught.unwrap_err()), "a");
+                    // Later, the region is cancelled: its next loop stops.
+                    (0..u64::MAX).into_par_iter().for_each(|i| {
+                        if i == 1000 {
+                            token.cancel();
+                        }
+                    });
+                })
+            }));
+            let result = result.map_err(|payload| boom_tag(payload));
+            assert_eq!(result, Ok(Err(Cancelled)), "{threads} threads");
+        }
+    });
+}
