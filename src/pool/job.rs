@@ -221,6 +221,22 @@ where
     pub(crate) fn into_result(self) -> R {
         self.result.into_inner().into_return_value()
     }
+
+    /// Drops the panic the executing thread recorded, if any, as one nobody will see
+    /// (`join` when both halves panicked: `a`'s wins), so that a region does not keep it
+    /// for a later stop (`cancel::carry_panic`).
+    ///
+    /// Must be called only after the latch is set.
+    #[cold]
+    pub(crate) fn drop_panic(&mut self) {
+        if let JobResult::Panic(_) = self.result.get_mut() {
+            if let JobResult::Panic(payload) =
+                std::mem::replace(self.result.get_mut(), JobResult::Pending)
+            {
+                unwind::drop_payload(cancel::uncarry(payload));
+            }
+        }
+    }
 }
 
 impl<L, F, R> Job for StackJob<L, F, R>
