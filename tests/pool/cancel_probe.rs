@@ -193,3 +193,216 @@ fn a_thiefs_panic_that_lost_to_its_joins_a_panic_is_not_resumed_by_a_later_stop(
         }
     });
 }
+
+/// Runs `op` in a region of a fresh token on `pool`, where `op` gets the token (to cancel
+/// from its items); asserts the region was stopped.
+fn stopped_region<R: Send>(
+    pool: &weft::ThreadPool,
+    what: &str,
+    op: impl FnOnce(&CancelToken) -> R + Send,
+) {
+    let token = CancelToken::new();
+    let result = pool.cancellable(&token, || op(&token));
+    assert!(result.is_err(), "{what}: the region was not stopped");
+}
+
+#[test]
+fn every_reduction_of_droppable_items_drops_each_item_made_exactly_once_when_stopped() {
+    with_watchdog("reductions of droppable items cancelled", || {
+        const N: u32 = 3_000_000;
+        const CANCEL_AT: u32 = 20_000;
+        for threads in POOL_SIZES {
+            let pool = pool(threads);
+            let (made, dropped) = (AtomicUsize::new(0), AtomicUsize::new(0));
+            let item = |i: u32, token: &CancelToken| {
+                if i == CANCEL_AT {
+                    token.cancel();
+                }
+                made.fetch_add(1, SeqCst);
+                Counted(&dropped)
+            };
+            stopped_region(&pool, "unzip", |token| {
+                let (a, b): (Vec<_>, Vec<_>) = (0..N)
+                    .into_par_iter()
+                    .map(|i| (item(i, token), item(i, token)))
+                    .unzip();
+                (a.len(), b.len())
+            });
+            stopped_region(&pool, "partition", |token| {
+                let (a, b): (Vec<_>, Vec<_>) = (0..N)
+                    .into_par_iter()
+                    .map(|i| (i, item(i, token)))
+                    .partition(|(i, _)| i % 3 == 0);
+                (a.len(), b.len())
+            });
+            stopped_region(&pool, "HashMap", |token| {
+                let map: HashMap<u32, Counted<'_>> = (0..N)
+                    .into_par_iter()
+                    .map(|i| (i, item(i, token)))
+                    .collect();
+                map.len()
+            });
+            stopped_region(&pool, "LinkedList", |token| {
+                let list: LinkedList<Counted<'_>> =
+                    (0..N).into_par_iter().map(|i| item(i, token)).collect();
+                list.len()
+            });
+            stopped_region(&pool, "filter_map collect", |token| {
+                let kept: Vec<Counted<'_>> = (0..N)
+                    .into_par_iter()
+                    .filter_map(|i| {
+                        let counted = item(i, token);
+                        (i % 2 == 0).then_some(counted)
+                    })
+                    .collect();
+                kept.len()
+            });
+            stopped_region(&pool, "flat_map_iter collect", |token| {
+                let kept: Vec<Counted<'_>> = (0..N / 4)
+                    .into_par_iter()
+                    .flat_map_iter(|i| (0..4).map(move |j| i * 4 + j))
+                    .map(|i| item(i, token))
+                    .collect();
+                kept.len()
+            });
+            stopped_region(&pool, "fold and reduce into vectors", |token| {
+                (0..N)
+                    .into_par_iter()
+                    .fold(Vec::new, |mut v, i| {
+                        v.push(item(i, token));
+                        v
+                    })
+                    .reduce(Vec::new, |mut a, mut b| {
+                        a.append(&mut b);
+                        a
+                    })
+                    .len()
+            });
+            // par_extend of a vector that already holds items: they stay, once each.
+            let mut held: Vec<Counted<'_>> = (0..10).map(|_| Counted(&dropped)).collect();
+            made.fetch_add(10, SeqCst);
+            stopped_region(&pool, "par_extend", |token| {
+                held.par_extend((0..N).into_par_iter().map(|i| item(i, token)));
+            });
+            assert_eq!(held.len(), 10, "{threads} threads: par_extend kept a part");
+            drop(held);
+            let (made, dropped) = (made.into_inner(), dropped.into_inner());
+            assert!(
+                made < 7 * N as usize,
+                "{threads} threads: nothing was stopped"
+            );
+            assert_eq!(dropped, made, "{threads} threads");
+            // Strings: a double drop or a leak of their buffers would crash or show in
+            // the allocator; the region only has to stop.
+            stopped_region(&pool, "String", |token| {
+                (0..N)
+                    .into_par_iter()
+                    .map(|i| {
+                        if i == CANCEL_AT {
+                            token.cancel();
+                        }
+                        i.to_string()
+                    })
+                    .collect::<String>()
+                    .len()
+            });
+            assert_pool_still_works(&pool);
+        }
+    });
+}
+
+#[test]
+fn a_sort_stopped_midway_leaves_a_permutation_of_its_items() {
+    with_watchdog("sorts cancelled midway", || {
+        let words: Vec<String> = random_u64s(40_000, 61)
+            .into_iter()
+            .map(|x| format!("w{:x}", x % 1_000_003))
+            .collect();
+        let mut want = words.clone();
+        want.sort();
+        for threads in [1, 2, 3, 8] {
+            let pool = pool(threads);
+            type Sort = fn(&mut [String], &(dyn Fn() + Sync));
+            let sorts: [(&str, Sort); 4] = [
+                ("par_sort_by", |v, look| {
+                    v.par_sort_by(|a, b| {
+                        look();
+                        a.cmp(b)
+                    })
+                }),
+                ("par_sort_unstable_by", |v, look| {
+                    v.par_sort_unstable_by(|a, b| {
+                        look();
+                        a.cmp(b)
+                    })
+                }),
+                ("par_sort_by_key", |v, look| {
+                    v.par_sort_by_key(|a| {
+                        look();
+                        a.clone()
+                    })
+                }),
+                ("par_sort_by_cached_key", |v, look| {
+                    v.par_sort_by_cached_key(|a| {
+                        look();
+                        a.clone()
+                    })
+                }),
+            ];
+            for (name, sort) in sorts {
+                for cancel_at in [1usize, 3_000, 100_000, 10_000_000] {
+                    let mut v = words.clone();
+                    let token = CancelToken::new();
+                    let calls = AtomicUsize::new(0);
+                    let look = || {
+                        if calls.fetch_add(1, SeqCst) == cancel_at {
+                            token.cancel();
+                        }
+                    };
+                    let result = pool.cancellable(&token, || sort(&mut v, &look));
+                    if result.is_ok() {
+                        assert!(calls.into_inner() <= cancel_at, "{name}: not stopped");
+                        assert_eq!(v, want, "{name} {threads} threads");
+                    } else {
+                        v.sort();
+                        assert_eq!(v, want, "{name} {threads} threads at {cancel_at}");
+                    }
+                }
+            }
+        }
+    });
+}
+
+#[test]
+fn a_vec_consumed_by_a_stopped_loop_drops_each_item_exactly_once() {
+    with_watchdog("vectors consumed by stopped loops", || {
+        const N: usize = 2_000_000;
+        for threads in POOL_SIZES {
+            let pool = pool(threads);
+            let dropped = AtomicUsize::new(0);
+            let make = || -> Vec<Counted<'_>> { (0..N).map(|_| Counted(&dropped)).collect() };
+            let v = make();
+            stopped_region(&pool, "into_par_iter", |token| {
+                v.into_par_iter().enumerate().for_each(|(i, item)| {
+                    if i == 20_000 {
+                        token.cancel();
+                    }
+                    drop(item);
+                })
+            });
+            assert_eq!(dropped.load(SeqCst), N, "{threads} threads: into_par_iter");
+            let mut v = make();
+            stopped_region(&pool, "par_drain", |token| {
+                v.par_drain(N / 4..).enumerate().for_each(|(i, item)| {
+                    if i == 20_000 {
+                        token.cancel();
+                    }
+                    drop(item);
+                })
+            });
+            assert_eq!(v.len(), N / 4, "{threads} threads: par_drain");
+            drop(v);
+            assert_eq!(dropped.load(SeqCst), 2 * N, "{threads} threads: par_drain");
+        }
+    });
+}
