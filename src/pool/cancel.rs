@@ -319,6 +319,19 @@ pub(crate) fn stop_if_cancelled() {
     })
 }
 
+/// Runs `op` where no stop can unwind through it. For internal code that keeps values in
+/// places only it knows about across its joins (the merge sort moves them between the
+/// slice and a buffer, and a `join` that dropped its `b` unrun would leave half of them in
+/// the wrong place): its joins, loops and tasks run outside every region, so it runs to its
+/// end. The caller then calls [`stop_if_cancelled`] (after resuming a panic of `op`'s, if
+/// any: a panic wins over a stop).
+pub(crate) fn unstoppable<R>(op: impl FnOnce() -> R) -> R {
+    WorkerThread::with_current(|worker| match worker {
+        Some(worker) if !worker.region().is_null() => worker.in_region(ptr::null(), op),
+        _ => op(),
+    })
+}
+
 /// Whether the current work belongs to a `cancellable` region (cancelled or not).
 #[inline]
 pub(crate) fn in_cancellable() -> bool {

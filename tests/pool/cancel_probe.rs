@@ -350,7 +350,7 @@ fn a_sort_stopped_midway_leaves_a_permutation_of_its_items() {
                 }),
             ];
             for (name, sort) in sorts {
-                for cancel_at in [1usize, 3_000, 100_000, 10_000_000] {
+                for cancel_at in [1usize, 3_000, 100_000] {
                     let mut v = words.clone();
                     let token = CancelToken::new();
                     let calls = AtomicUsize::new(0);
