@@ -188,7 +188,7 @@ fn a_thiefs_panic_that_lost_to_its_joins_a_panic_is_not_resumed_by_a_later_stop(
                     });
                 })
             }));
-            let result = result.map_err(|payload| boom_tag(payload));
+            let result = result.map_err(boom_tag);
             assert_eq!(result, Ok(Err(Cancelled)), "{threads} threads");
         }
     });
