@@ -322,6 +322,19 @@ pub(crate) fn stop_if_cancelled() {
     })
 }
 
+/// Runs `op` where no stop can unwind through it. For internal code that keeps values in
+/// places only it knows about across its joins (the merge sort moves them between the
+/// slice and a buffer, and a `join` that dropped its `b` unrun would leave half of them in
+/// the wrong place): its joins, loops and tasks run outside every region, so it runs to its
+/// end. The caller then calls [`stop_if_cancelled`] (after resuming a panic of `op`'s, if
+/// any: a panic wins over a stop).
+pub(crate) fn unstoppable<R>(op: impl FnOnce() -> R) -> R {
+    WorkerThread::with_current(|worker| match worker {
+        Some(worker) if !worker.region().is_null() => worker.in_region(ptr::null(), op),
+        _ => op(),
+    })
+}
+
 /// Whether the current work belongs to a `cancellable` region (cancelled or not).
 #[inline]
 pub(crate) fn in_cancellable() -> bool {
@@ -363,10 +376,14 @@ impl JobRegion {
     }
 
     /// Runs `func` in this region, or drops it unrun and returns `None` if the region is
-    /// stopped.
+    /// stopped. A task of no region runs outside every region, also where it runs inline
+    /// in a region's work (`JoinHandle::join`): work outside a token is never stopped.
     pub(crate) fn run<R>(&self, func: impl FnOnce() -> R) -> Option<R> {
         let Some(region) = self.0.as_deref() else {
-            return Some(func());
+            return Some(WorkerThread::with_current(|worker| match worker {
+                Some(worker) if !worker.region().is_null() => worker.in_region(ptr::null(), func),
+                _ => func(),
+            }));
         };
         if region.is_stopped() {
             return None;

@@ -221,6 +221,22 @@ where
     pub(crate) fn into_result(self) -> R {
         self.result.into_inner().into_return_value()
     }
+
+    /// Drops the panic the executing thread recorded, if any, as one nobody will see
+    /// (`join` when both halves panicked: `a`'s wins), so that a region does not keep it
+    /// for a later stop (`cancel::carry_panic`).
+    ///
+    /// Must be called only after the latch is set.
+    #[cold]
+    pub(crate) fn drop_panic(&mut self) {
+        if let JobResult::Panic(_) = self.result.get_mut() {
+            if let JobResult::Panic(payload) =
+                std::mem::replace(self.result.get_mut(), JobResult::Pending)
+            {
+                unwind::drop_payload(cancel::uncarry(payload));
+            }
+        }
+    }
 }
 
 impl<L, F, R> Job for StackJob<L, F, R>
@@ -236,12 +252,16 @@ where
         // SAFETY: the JobRef contract keeps `*this` alive until its latch is set below, and
         // this is the only execution, so we have exclusive access to `func` and `result`.
         let func = unsafe { ManuallyDrop::take(&mut *(*this).func.get()) };
-        // A job of a stopped region (a `join`'s `b`) is dropped unrun and reports the stop.
+        // A job of a stopped region (a `join`'s `b`) is dropped unrun and reports the stop,
+        // or the panic of its closure's drop (user code: it must not unwind past the latch).
         let result = match cancel::stopped_here() {
-            Some(stop) => {
-                drop(func);
-                JobResult::Panic(stop)
-            }
+            Some(stop) => match unwind::halt_unwinding(|| drop(func)) {
+                Ok(()) => JobResult::Panic(stop),
+                Err(payload) => {
+                    unwind::drop_payload(stop);
+                    JobResult::Panic(cancel::carry_panic(payload))
+                }
+            },
             None => match unwind::halt_unwinding(|| func(true)) {
                 Ok(value) => JobResult::Ok(value),
                 Err(payload) => JobResult::Panic(cancel::carry_panic(payload)),

@@ -10,6 +10,7 @@
 //! in this stack frame, so this function never returns or unwinds while a thief may still
 //! be running it.
 
+use super::cancel;
 use super::job::StackJob;
 use super::latch::SpinLatch;
 use super::registry;
@@ -169,7 +170,7 @@ where
     if worker.joins_in_place() {
         return join_in_place(oper_a, oper_b, injected);
     }
-    let job_b = StackJob::new(
+    let mut job_b = StackJob::new(
         |migrated| oper_b(FnContext { migrated }),
         SpinLatch::new(worker),
     );
@@ -186,10 +187,12 @@ where
         Err(payload) => {
             // `b` still runs (Rayon's contract), then `a`'s panic wins. (If `a` was stopped
             // and a thief's `b` panicked, `b`'s payload reaches `cancellable` when it is
-            // dropped here: `cancel::carry_panic`.)
+            // dropped here: `cancel::carry_panic`. If `a` panicked, `b`'s is dropped now.)
             if still_ours {
                 // SAFETY: popped back, so no other thread can run it.
                 let _ = unwind::halt_unwinding(|| unsafe { job_b.run_inline(injected) });
+            } else if !cancel::is_stop(&payload) {
+                job_b.drop_panic();
             }
             unwind::resume_unwinding(payload)
         }

@@ -43,7 +43,7 @@ mod tests;
 
 pub use broadcast::{broadcast, spawn_broadcast, BroadcastContext};
 pub use cancel::{cancellable, CancelToken, Cancelled};
-pub(crate) use cancel::{in_cancellable, stop_if_cancelled};
+pub(crate) use cancel::{in_cancellable, stop_if_cancelled, unstoppable};
 #[allow(deprecated)]
 pub use deprecated::{initialize, Configuration};
 pub use future::{block_on, spawn_future};

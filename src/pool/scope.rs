@@ -402,11 +402,12 @@ impl<'scope> ScopeBase<'scope> {
     fn complete<R>(&self, owner: Option<&WorkerThread>, body: impl FnOnce() -> R) -> R {
         debug_assert_eq!(owner.is_some(), self.owner_is_worker);
         let result = unwind::halt_unwinding(body);
-        let result = match result {
-            Ok(value) => Some(value),
+        let (result, body_stopped) = match result {
+            Ok(value) => (Some(value), false),
             Err(payload) => {
+                let stopped = cancel::is_stop(&payload);
                 self.job_panicked(payload);
-                None
+                (None, stopped)
             }
         };
         // SAFETY: the latch lives in `self`, which outlives this call.
@@ -415,7 +416,7 @@ impl<'scope> ScopeBase<'scope> {
             (Some(worker), Some(core)) => worker.wait_until(core),
             _ => self.job_completed_latch.wait_blocking(),
         }
-        self.maybe_propagate_panic();
+        self.maybe_propagate_panic(body_stopped);
         result.expect("a panicking body was resumed just above")
     }
 
@@ -427,9 +428,13 @@ impl<'scope> ScopeBase<'scope> {
     /// `this` must be valid until the count is released; afterwards the owner may free it,
     /// so this takes a raw pointer and touches nothing after the release.
     unsafe fn execute_job(this: *const Self, region: &JobRegion, func: impl FnOnce()) {
-        let outcome = region
-            .run(|| unwind::halt_unwinding(func))
-            .unwrap_or_else(|| Err(JobRegion::stopped_payload()));
+        // The catch is around `run`: a stopped task's closure is dropped there, and its
+        // drop is user code that may panic too.
+        let outcome = match unwind::halt_unwinding(|| region.run(func)) {
+            Ok(Some(())) => Ok(()),
+            Ok(None) => Err(JobRegion::stopped_payload()),
+            Err(payload) => Err(payload),
+        };
         if let Err(payload) = outcome {
             // SAFETY: our count is not released yet, so the scope is alive.
             unsafe { (*this).job_panicked(payload) };
@@ -461,7 +466,12 @@ impl<'scope> ScopeBase<'scope> {
         }
     }
 
-    fn maybe_propagate_panic(&self) {
+    /// Resumes the first panic of the body or a task; else a stop if the body was stopped,
+    /// or if a task was and the scope's own work (the owner's region) is stopped too. A
+    /// task of a region nested in the body (a `cancellable` call inside it) may be stopped
+    /// while the scope's own work is not: that region ended with `Err(Cancelled)`, and the
+    /// scope goes on (work outside a token is never stopped).
+    fn maybe_propagate_panic(&self, body_stopped: bool) {
         // ORDERING: pairs with the Release CAS in `job_panicked`.
         let boxed = self.panic.swap(ptr::null_mut(), Ordering::Acquire);
         if !boxed.is_null() {
@@ -470,9 +480,13 @@ impl<'scope> ScopeBase<'scope> {
             let payload = unsafe { Box::from_raw(boxed) };
             unwind::resume_unwinding(*payload);
         }
+        if body_stopped {
+            cancel::stop();
+        }
         // ORDERING: see `job_panicked`.
         if self.stopped.load(Ordering::Relaxed) {
-            cancel::stop();
+            // The owner runs in the region the scope was made in (`in_region` restores it).
+            cancel::stop_if_cancelled();
         }
     }
 }

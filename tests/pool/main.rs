@@ -12,6 +12,7 @@ mod common_pool;
 
 mod builder;
 mod cancel;
+mod cancel_probe;
 // tokio, which awaits futures on the pool, is no dev-dependency under `--cfg loom`.
 #[cfg(not(loom))]
 mod future;

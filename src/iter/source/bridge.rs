@@ -52,6 +52,7 @@ use self::pull_lock::{Pull, PullLock};
 use crate::drive::{help_busy_pool, inside_a_wait, offer_forks, worker_count};
 use crate::iter::plumbing::*;
 use crate::iter::ParallelIterator;
+use crate::pool::stop_if_cancelled;
 
 /// Rounds of spinning before a waiting piece yields its thread: round `r` pauses `2^r` times
 /// between two loads of the lock word (`2^SPIN_ROUNDS` pauses in all, a few microseconds):
@@ -285,6 +286,8 @@ fn fold_holding<I: Iterator, F: Folder<I::Item>>(lock: &PullLock<I>, mut folder:
             Some(item) => folder = folder.consume(item),
             None => break,
         }
+        // A piece may pull for ever: in a cancelled region it stops between two items.
+        stop_if_cancelled();
     }
     hold.release();
     folder
@@ -301,6 +304,8 @@ fn fold_pulling<I: Iterator, F: Folder<I::Item>>(lock: &PullLock<I>, mut folder:
                 // this thread.
                 offer_forks();
                 folder = folder.consume(item);
+                // A piece may pull for ever: in a cancelled region it stops between items.
+                stop_if_cancelled();
             }
             Pull::Held => {
                 if !wait.until_free(lock) {

@@ -51,11 +51,14 @@ where
     };
     // SAFETY: `sort_into(.., into_scratch = false)` returns with every value back in the
     // slice, exactly once, also when the comparator panicked (see the module docs); it
-    // never unwinds, because all user code runs under `PanicSlot::catch`.
+    // never unwinds, because all user code runs under `PanicSlot::catch`, and no stop of a
+    // `cancellable` region can unwind through its joins (`unstoppable`: one that would
+    // drop a `join`'s second half unrun would leave values in the buffer).
     let slots = unsafe { guard::as_slots(v) };
-    sort.sort_into(slots, scratch, false);
+    pool::unstoppable(|| sort.sort_into(slots, scratch, false));
     // `buffer` still has length 0: dropping it frees memory and no values.
     sort.panics.resume();
+    pool::stop_if_cancelled();
 }
 
 /// Leaf length for `len` elements on `threads` threads: the fewest leaves that give every
