@@ -59,7 +59,14 @@ pub(super) fn fast_inline(len: usize) -> Inline {
 /// if nobody said yet (and records it for the rest of the job).
 pub(super) fn inline(len: usize) -> Inline {
     let mut word = job_word();
-    if word == 0 && current_num_threads() == 1 && crate::pool::on_worker() {
+    // In a `cancellable` region a pool of one is not recorded: its short loops then take
+    // the long path, whose start looks at the region (a loop nested in a `join` alone
+    // would otherwise never look).
+    if word == 0
+        && current_num_threads() == 1
+        && crate::pool::on_worker()
+        && !crate::pool::in_cancellable()
+    {
         word = if any_pool_records() {
             ALONE & !u64::from(u32::MAX)
         } else {

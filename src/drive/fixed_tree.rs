@@ -324,7 +324,12 @@ fn walk(node: &mut dyn Walk, len: usize, leaf: usize, drive_leaves: bool) {
     node.split(mid, len, &mut |left, right| {
         join_context_erased(
             |_| walk(left, mid, leaf, drive_leaves),
-            |_| walk(right, len - mid, leaf, drive_leaves),
+            |_| {
+                // A driver's piece: skipped in a cancelled region (`pool::join` runs both
+                // closures only for user code's joins).
+                crate::pool::stop_if_cancelled();
+                walk(right, len - mid, leaf, drive_leaves)
+            },
         );
     });
 }

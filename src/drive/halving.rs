@@ -102,6 +102,9 @@ where
     let (left, right) = join_context(
         |ctx| split_indexed(mid, ctx.migrated(), splitter, left_producer, left_consumer),
         |ctx| {
+            // Weft's own join: its `b` is skipped in a cancelled region (`pool::join` runs
+            // both closures for user code; a driver's pieces may stop before they start).
+            crate::pool::stop_if_cancelled();
             let right_len = len - mid;
             split_indexed(
                 right_len,
@@ -146,7 +149,11 @@ where
             let reducer = consumer.to_reducer();
             let (left, right) = join_context(
                 |ctx| split_unindexed(ctx.migrated(), splitter, left_producer, left_consumer),
-                |ctx| split_unindexed(ctx.migrated(), splitter, right_producer, consumer),
+                |ctx| {
+                    // A driver's piece: skipped in a cancelled region (see above).
+                    crate::pool::stop_if_cancelled();
+                    split_unindexed(ctx.migrated(), splitter, right_producer, consumer)
+                },
             );
             reducer.reduce(left, right)
         }

@@ -113,6 +113,8 @@ enum Plan {
 /// The plan for a loop of `len` items with these limits: compiled once, for every loop.
 #[inline(never)]
 fn plan(len: usize, min_len: usize, max_len: usize) -> Plan {
+    // A loop of a cancelled region does not start (its owner looks again between blocks).
+    crate::pool::stop_if_cancelled();
     if let Some(leaf) = fixed_tree::inherited_leaf(len, min_len, max_len) {
         return Plan::Fixed(leaf);
     }
@@ -221,6 +223,8 @@ where
         // Popped back by the owner: it has exhausted (or closed) the range already.
         return None;
     }
+    // A thief does not take part of a loop of a cancelled region.
+    crate::pool::stop_if_cancelled();
     let (indices, stolen) = handoff.steal_half()?;
     record_event(Event::RangeSteal, 1);
     let below = stolen.below.expect("a stolen part has a lower neighbour");

@@ -214,7 +214,11 @@ where
     RA: Send,
     RB: Send,
 {
-    crate::pool::join(a, b)
+    crate::pool::join(a, move || {
+        // The driver's second iterator: not started in a cancelled region.
+        crate::pool::stop_if_cancelled();
+        b()
+    })
 }
 
 /// The number of workers that may run pieces of iterator work (for sources that size

@@ -18,9 +18,12 @@
 //! ## Where work stops
 //! A *stop* is an unwind with a [`Cancelled`] payload, from one of these points, once the
 //! region's token or the token of a region around it is cancelled:
-//! - a region's `join`, before its `b` runs, wherever it runs (the owner takes it back
-//!   from its deque in `reclaim_fork`; a thief's `StackJob::execute`): `b` is dropped unrun
-//!   and the stop reaches the join's caller, as `b`'s panic would;
+//! - not at a user's `join`: it always runs both closures, as Rayon guarantees ("no matter
+//!   what happens, both closures will always be executed"), since unsafe code may rely on
+//!   it (weft's own merge sort did); a stop inside one of them reaches the join's caller as
+//!   that closure's panic would, after the other has run. The joins of weft's own drivers
+//!   (a loop's steal-me, the split-in-half and fixed-tree drivers, `chain`) stop before
+//!   their second closure: a stopped loop does not walk the rest of its tree;
 //! - an owner loop between two blocks (`drive/owner.rs` calls [`stop_if_cancelled`]);
 //! - a queued task before its closure runs ([`JobRegion::run`]): the closure is dropped;
 //! - a `spawn` call in a stopped region.
@@ -180,18 +183,23 @@ impl std::fmt::Display for Cancelled {
 impl std::error::Error for Cancelled {}
 
 /// Runs `op` on the current pool (on the calling worker, or as `install` does from outside
-/// any pool) in a region of `token`: once the token is cancelled, every loop, `join`, scope
-/// and spawned task started inside `op`, on any worker and at any depth, stops taking new
-/// items and tasks; items already running finish. Returns `Err(Cancelled)` if the token was
+/// any pool) in a region of `token`: once the token is cancelled, every loop, scope and
+/// spawned task started inside `op`, on any worker and at any depth (inside `join`s too),
+/// stops taking new items and tasks; items already running finish. Returns `Err(Cancelled)` if the token was
 /// cancelled before `op` finished (then `op` did not run to its end: a stopped loop unwinds
 /// out of it rather than return a partial result), else `op`'s result. A weft extension.
 ///
 /// What stops where: an indexed loop between two blocks of its items (about 50 µs of them;
-/// a block is one item for slow items); a `join` before its second closure; a scope's or
-/// pool's spawned task before it starts (its closure is dropped without running); an
+/// a block is one item for slow items); a scope's or pool's spawned task before it starts
+/// (its closure is dropped without running); a `spawn` call; an
 /// unindexed loop (`par_bridge`, `flat_map_iter` ...) between its pieces. Work `op` hands to
 /// another pool (`ThreadPool::install`) belongs to the region too. Futures it spawns and
 /// broadcasts are not stopped (a future's handle has no way to report it).
+///
+/// A `join` is not a place where work stops: it runs both closures whatever happens, as
+/// Rayon guarantees and unsafe code may rely on. A stop inside one closure reaches the
+/// `join`'s caller once the other has run, as a panic would; a recursion of bare `join`s
+/// with no loop, scope or task inside runs to its end.
 ///
 /// # Panics
 /// A panic inside `op` propagates as a panic, also when the token is cancelled too.
@@ -324,9 +332,8 @@ pub(crate) fn stop_if_cancelled() {
 
 /// Runs `op` where no stop can unwind through it. For internal code that keeps values in
 /// places only it knows about across its joins (the merge sort moves them between the
-/// slice and a buffer, and a `join` that dropped its `b` unrun would leave half of them in
-/// the wrong place): its joins, loops and tasks run outside every region, so it runs to its
-/// end. The caller then calls [`stop_if_cancelled`] (after resuming a panic of `op`'s, if
+/// slice and a buffer): its joins, loops and tasks run outside every region, so it runs to
+/// its end. The caller then calls [`stop_if_cancelled`] (after resuming a panic of `op`'s, if
 /// any: a panic wins over a stop).
 pub(crate) fn unstoppable<R>(op: impl FnOnce() -> R) -> R {
     WorkerThread::with_current(|worker| match worker {
@@ -398,18 +405,6 @@ impl JobRegion {
     pub(crate) fn stopped_payload() -> PanicPayload {
         Box::new(Cancelled)
     }
-}
-
-/// If the current work belongs to a stopped region: the payload a job that is dropped unrun
-/// reports (a `join`'s `b`, `job.rs`).
-#[inline]
-pub(super) fn stopped_here() -> Option<PanicPayload> {
-    WorkerThread::with_current(|worker| {
-        let region = worker?.region();
-        // SAFETY: a worker's region cell is null or points to a live region.
-        let stopped = !region.is_null() && unsafe { (*region).is_stopped() };
-        stopped.then(JobRegion::stopped_payload)
-    })
 }
 
 /// A panic of a thief's `join` half in a region (`StackJob::execute`), wrapped so that it

@@ -252,20 +252,11 @@ where
         // SAFETY: the JobRef contract keeps `*this` alive until its latch is set below, and
         // this is the only execution, so we have exclusive access to `func` and `result`.
         let func = unsafe { ManuallyDrop::take(&mut *(*this).func.get()) };
-        // A job of a stopped region (a `join`'s `b`) is dropped unrun and reports the stop,
-        // or the panic of its closure's drop (user code: it must not unwind past the latch).
-        let result = match cancel::stopped_here() {
-            Some(stop) => match unwind::halt_unwinding(|| drop(func)) {
-                Ok(()) => JobResult::Panic(stop),
-                Err(payload) => {
-                    unwind::drop_payload(stop);
-                    JobResult::Panic(cancel::carry_panic(payload))
-                }
-            },
-            None => match unwind::halt_unwinding(|| func(true)) {
-                Ok(value) => JobResult::Ok(value),
-                Err(payload) => JobResult::Panic(cancel::carry_panic(payload)),
-            },
+        // `b` of a `join` always runs, also in a stopped region (Rayon's guarantee: both
+        // closures run, which unsafe code may rely on); what runs inside it stops.
+        let result = match unwind::halt_unwinding(|| func(true)) {
+            Ok(value) => JobResult::Ok(value),
+            Err(payload) => JobResult::Panic(cancel::carry_panic(payload)),
         };
         // SAFETY: as above; the owner reads `result` only after observing the latch set.
         unsafe { *(*this).result.get() = result };

@@ -32,7 +32,7 @@ use std::sync::Arc;
 
 use crossbeam_deque::{Steal, Worker};
 
-use super::cancel::{self, Region, RegionPtr};
+use super::cancel::{Region, RegionPtr};
 use super::fence;
 use super::fork_stack::{ForkStack, FORK_CAPACITY};
 use super::isolate::{Tag, WorkerContexts};
@@ -415,16 +415,7 @@ impl WorkerThread {
     pub(crate) fn reclaim_fork(&self, job: JobRef, latch: &CoreLatch) -> bool {
         while !latch.probe() {
             match self.deque.pop() {
-                Some(popped) if popped.job == job => {
-                    if !popped.region.0.is_null() && cancel::stopped_here().is_some() {
-                        // A region's `b`, and the region is stopped: executed here, its
-                        // job drops it unrun and reports the stop through the latch.
-                        // SAFETY: popped back, so ours alone; live until its latch is set.
-                        unsafe { job.execute() };
-                        return false;
-                    }
-                    return true;
-                }
+                Some(popped) if popped.job == job => return true,
                 Some(other) if self.context_tag().admits(other.tag) => {
                     // SAFETY: jobs in our deque are live until executed (JobRef contract).
                     self.waiting(|| unsafe { self.execute(other) })

@@ -184,30 +184,50 @@ fn slow_items_and_loops_nested_in_items_stop_too() {
     });
 }
 
-/// A `join` tree that never ends by itself: each level forks two subtrees one level deeper.
-fn endless_tree(depth: u32, token: &CancelToken, leaves: &AtomicUsize) {
-    if depth == 40 {
-        if leaves.fetch_add(1, SeqCst) == 5_000 {
-            token.cancel();
-        }
+/// A `join` tree of `2^depth` leaves, each a loop of 8 items; the item that makes
+/// `cancel_at` items cancels the token. Counts the closures each join ran and the items.
+fn join_tree(depth: u32, token: &CancelToken, counts: &[AtomicUsize; 2], cancel_at: usize) {
+    let [sides, items] = counts;
+    if depth == 0 {
+        (0..8u32).into_par_iter().for_each(|_| {
+            if items.fetch_add(1, SeqCst) + 1 == cancel_at {
+                token.cancel();
+            }
+        });
         return;
     }
     weft::join(
-        || endless_tree(depth + 1, token, leaves),
-        || endless_tree(depth + 1, token, leaves),
+        || {
+            sides.fetch_add(1, SeqCst);
+            join_tree(depth - 1, token, counts, cancel_at)
+        },
+        || {
+            sides.fetch_add(1, SeqCst);
+            join_tree(depth - 1, token, counts, cancel_at)
+        },
     );
 }
 
 #[test]
-fn a_deep_join_tree_stops() {
+fn a_join_runs_both_closures_in_a_cancelled_region_and_the_loops_inside_stop() {
+    // Rayon's guarantee holds in a region: whatever happens, a `join` runs both closures
+    // (unsafe code may rely on it). What runs inside them stops: once the token is
+    // cancelled, no loop of the tree starts an item (the one that cancelled finishes).
     with_watchdog("a join tree cancelled", || {
+        let depth = 10;
         for threads in POOL_SIZES {
             let pool = pool(threads);
             let token = CancelToken::new();
-            let leaves = AtomicUsize::new(0);
-            let result = pool.cancellable(&token, || endless_tree(0, &token, &leaves));
+            let counts = [AtomicUsize::new(0), AtomicUsize::new(0)];
+            let result = pool.cancellable(&token, || join_tree(depth, &token, &counts, 800));
             assert_eq!(result, Err(Cancelled), "{threads} threads");
-            assert!(leaves.into_inner() >= 5_001, "{threads} threads");
+            let [sides, items] = counts.map(AtomicUsize::into_inner);
+            // Every join of the tree ran both sides: 2 + 4 + ... + 2^depth closures.
+            assert_eq!(sides, (1 << (depth + 1)) - 2, "{threads} threads");
+            // After the cancel no leaf loop starts; the ones running finish what they
+            // claimed: at most one leaf loop's 8 items per worker.
+            assert!(items >= 800, "{threads} threads: {items}");
+            assert!(items - 800 <= 8 * threads, "{threads} threads: {items}");
             assert_pool_still_works(&pool);
         }
     });
