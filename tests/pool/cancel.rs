@@ -1,6 +1,7 @@
 //! `cancellable` and `CancelToken` (issue #51): uncancelled regions give std's results; a
-//! cancelled region stops its loops, joins, scopes and spawned tasks (wherever they run)
-//! and returns `Err(Cancelled)`; nothing is dropped twice or leaked; panics stay panics;
+//! cancelled region stops its loops, scopes and spawned tasks (wherever they run, inside
+//! `join`s too; a `join` itself runs both closures, as Rayon guarantees) and returns
+//! `Err(Cancelled)`; nothing is dropped twice or leaked; panics stay panics;
 //! work outside the token runs to its end; the pool stays usable. Every endless piece of
 //! work here ends only by a stop, under a watchdog: a stop that never comes fails the test
 //! instead of hanging it. No test asserts on time (the latency is measured in
