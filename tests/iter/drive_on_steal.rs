@@ -176,8 +176,11 @@ fn beside_a_busy_worker<R: Send>(
 #[test]
 fn a_tiny_loop_stays_private_while_no_worker_is_idle() {
     // Up to 8 items, with every other worker busy: the owner folds them all into one
-    // folder, in claims of at least `min_len` items; nobody steals and no fork is published
-    // (the steal-me is offered, but only an idle worker would be shown it).
+    // folder, in claims of at least `min_len` items, and nobody steals. (The steal-me is
+    // offered, and published only if the pool's idle hint says a worker is idle: a hint
+    // still stale from the other worker's last search may publish it, as the old driver's
+    // private start of tiny loops did not; nobody can take it while the other worker is in
+    // user code, so the count of publications is not asserted.)
     use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
     let pool = pool(2);
     for (n, min) in [(3usize, 1usize), (5, 1), (8, 1), (6, 2), (8, 2)] {
@@ -193,7 +196,6 @@ fn a_tiny_loop_stays_private_while_no_worker_is_idle() {
         assert_eq!(v, (0..n as u64).map(uneven).collect::<Vec<_>>(), "{what}");
         assert_eq!(inits.into_inner(), 1, "{what}");
         assert_eq!(delta.range_steals, 0, "{what}");
-        assert_eq!(delta.forks_published, 0, "{what}");
         let chunks = delta.chunks_taken as usize;
         assert!((1..=n / min).contains(&chunks), "{what}");
     }
