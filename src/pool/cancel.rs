@@ -417,14 +417,9 @@ pub(super) fn carry_panic(payload: PanicPayload) -> PanicPayload {
         return payload;
     }
     let region =
-        WorkerThread::with_current(|worker| worker.map_or(ptr::null(), WorkerThread::region));
-    if region.is_null() {
+        WorkerThread::with_current(|worker| worker.and_then(|w| JobRegion::current_on(w).0));
+    let Some(region) = region else {
         return payload;
-    }
-    // SAFETY: a worker's region cell points into an `Arc<Region>` alive while it holds it.
-    let region = unsafe {
-        Arc::increment_strong_count(region);
-        Arc::from_raw(region)
     };
     Box::new(Carried {
         payload: Some(payload),
