@@ -21,6 +21,8 @@ use std::num::NonZeroUsize;
 
 use super::context::InlineLimit;
 use super::fold_consumer;
+use super::indexed::{start, Work};
+use super::steal_range::SplitAt;
 use crate::plumbing::{Consumer, Folder, Producer, Reducer, SplitTree};
 use crate::pool::{current_num_threads, join_context_erased, on_a_worker};
 
@@ -185,67 +187,73 @@ where
     C: Consumer<P::Item>,
 {
     let leaf = leaf_len(len, grain, producer.min_len(), producer.max_len());
-    drive(len, leaf, producer, consumer, false)
+    drive(Work::new(producer, consumer, len), leaf, false)
 }
 
-/// Runs `consumer` over the `len` items of `producer` in the fixed tree with leaves of `leaf`
-/// items (`leaf >= 1`). With `drive_leaves`, each leaf is driven as a loop of its own
+/// Runs `work` in the fixed tree with leaves of `leaf` items (`leaf >= 1`). With `drive_leaves`, each leaf is driven as a loop of its own
 /// instead of folded in order (a loop too long for one range, cut in pieces that fit).
-pub(super) fn drive<P, C>(
-    len: usize,
-    leaf: usize,
-    producer: P,
-    consumer: C,
-    drive_leaves: bool,
-) -> C::Result
+pub(super) fn drive<P, C>(work: Work<P, C>, leaf: usize, drive_leaves: bool) -> C::Result
 where
     P: Producer,
     C: Consumer<P::Item>,
 {
-    // Between leaves nothing belongs to a leaf: a job this worker runs while it waits for a
-    // stolen right child is not part of this tree, and an asked grain was for this tree.
-    let _between_leaves = MarkGuard::set(Mark::None);
+    let len = work.len;
     let mut root = Node::<P, C> {
-        work: Some((producer, consumer)),
+        work: Some(work),
         result: None,
     };
-    if len <= leaf || current_num_threads() == 1 {
-        // One leaf, or nobody to share the leaves with: the same tree, walked in order here
-        // (on a worker, as every driver runs closures: thread names, `current_thread_index`).
-        on_a_worker(|| walk(&mut root, len, leaf, drive_leaves));
-    } else {
-        walk(&mut root, len, leaf, drive_leaves);
-    }
+    walk_root(&mut root, len, leaf, drive_leaves);
     root.result.expect("the walk completed the root")
 }
 
+/// The walk from the root, compiled once for every loop type.
+#[inline(never)]
+fn walk_root(root: &mut dyn Walk, len: usize, leaf: usize, drive_leaves: bool) {
+    // Between leaves nothing belongs to a leaf: a job this worker runs while it waits for a
+    // stolen right child is not part of this tree, and an asked grain was for this tree.
+    let _between_leaves = MarkGuard::set(Mark::None);
+    if len <= leaf || current_num_threads() == 1 {
+        // One leaf, or nobody to share the leaves with: the same tree, walked in order here
+        // (on a worker, as every driver runs closures: thread names, `current_thread_index`).
+        on_a_worker(|| walk(root, len, leaf, drive_leaves));
+    } else {
+        walk(root, len, leaf, drive_leaves);
+    }
+}
+
 /// A node of the tree, seen through one type: the walk (and its `join`s) is compiled once,
-/// and each loop type compiles only its [`Node`]'s three methods.
+/// and each loop type compiles only its [`Node`]'s four methods.
 trait Walk: Send {
     /// If the consumer wants no more items, completes this node with no items: true then.
     fn finish_if_full(&mut self) -> bool;
-    /// Folds this node's `len` items, in order, into a folder of its own (a leaf).
-    fn fold_leaf(&mut self, len: usize);
-    /// Drives this node's `len` items as a loop of its own (a leaf of `drive_leaves`).
-    fn drive_leaf(&mut self, len: usize);
-    /// Cuts this node's `len` items after the first `mid` into two children, hands both to
+    /// Folds this node's items, in order, into a folder of its own (a leaf).
+    fn fold_leaf(&mut self);
+    /// Drives this node's items as a loop of its own (a leaf of `drive_leaves`).
+    fn drive_leaf(&mut self);
+    /// Cuts this node's items after the first `mid` into two children, hands both to
     /// `walk_both`, then reduces their results, left before right, into this node's.
-    fn split(
-        &mut self,
-        mid: usize,
-        len: usize,
-        walk_both: &mut dyn FnMut(&mut dyn Walk, &mut dyn Walk),
-    );
+    fn split(&mut self, mid: usize, walk_both: &mut dyn FnMut(&mut dyn Walk, &mut dyn Walk));
 }
 
-/// A node's producer and consumer until it is walked, then its result.
+/// A node's producer and consumer (cut as the indexed driver cuts them) until it is
+/// walked, then its result.
 struct Node<P, C>
 where
     P: Producer,
     C: Consumer<P::Item>,
 {
-    work: Option<(P, C)>,
+    work: Option<Work<P, C>>,
     result: Option<C::Result>,
+}
+
+impl<P, C> Node<P, C>
+where
+    P: Producer,
+    C: Consumer<P::Item>,
+{
+    fn take_work(&mut self) -> Work<P, C> {
+        self.work.take().expect("a node is walked once")
+    }
 }
 
 impl<P, C> Walk for Node<P, C>
@@ -254,43 +262,33 @@ where
     C: Consumer<P::Item>,
 {
     fn finish_if_full(&mut self) -> bool {
-        let full = self
-            .work
-            .as_ref()
-            .is_some_and(|(_, consumer)| consumer.full());
+        let full = self.work.as_ref().is_some_and(|work| work.consumer.full());
         if full {
-            let (_, consumer) = self.work.take().expect("checked above");
-            self.result = Some(consumer.into_folder().complete());
+            self.result = Some(self.take_work().consumer.into_folder().complete());
         }
         full
     }
 
-    fn fold_leaf(&mut self, len: usize) {
-        let (producer, consumer) = self.work.take().expect("a node is walked once");
+    fn fold_leaf(&mut self) {
+        let work = self.take_work();
         let _mark = LeafMark::enter();
-        self.result = Some(fold_consumer(producer, len, consumer).complete());
+        self.result = Some(fold_consumer(work.producer, work.len, work.consumer).complete());
     }
 
-    fn drive_leaf(&mut self, len: usize) {
-        let (producer, consumer) = self.work.take().expect("a node is walked once");
-        self.result = Some(super::indexed::start((len, producer, consumer)));
+    fn drive_leaf(&mut self) {
+        let work = self.take_work();
+        self.result = Some(start((work.len, work.producer, work.consumer)));
     }
 
-    fn split(
-        &mut self,
-        mid: usize,
-        len: usize,
-        walk_both: &mut dyn FnMut(&mut dyn Walk, &mut dyn Walk),
-    ) {
-        let (producer, consumer) = self.work.take().expect("a node is walked once");
-        let (left_producer, right_producer) = producer.split_at(mid);
-        let (left_consumer, right_consumer, reducer) = consumer.split_at_sized(mid, len);
+    fn split(&mut self, mid: usize, walk_both: &mut dyn FnMut(&mut dyn Walk, &mut dyn Walk)) {
+        let (lower, mut upper) = self.take_work().split_at(mid);
+        let reducer = upper.below.take().expect("an upper piece has a reducer");
         let mut left = Node::<P, C> {
-            work: Some((left_producer, left_consumer)),
+            work: Some(lower),
             result: None,
         };
         let mut right = Node::<P, C> {
-            work: Some((right_producer, right_consumer)),
+            work: Some(upper),
             result: None,
         };
         walk_both(&mut left, &mut right);
@@ -314,14 +312,14 @@ fn walk(node: &mut dyn Walk, len: usize, leaf: usize, drive_leaves: bool) {
     }
     if len <= leaf {
         if drive_leaves {
-            node.drive_leaf(len);
+            node.drive_leaf();
         } else {
-            node.fold_leaf(len);
+            node.fold_leaf();
         }
         return;
     }
     let mid = split_point(len, leaf);
-    node.split(mid, len, &mut |left, right| {
+    node.split(mid, &mut |left, right| {
         join_context_erased(
             |_| walk(left, mid, leaf, drive_leaves),
             |_| {

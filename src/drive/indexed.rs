@@ -52,7 +52,7 @@ where
         return consumer.into_folder().complete();
     }
     if len <= producer.max_len() && context::fast_inline(len) != Inline::No {
-        return producer.fold_with(consumer.into_folder()).complete();
+        return fold_leaf(producer, consumer.into_folder()).complete();
     }
     // One tuple, built on the way out: three arguments made LLVM keep the caller's copy of
     // the consumer in memory on the inline path too.
@@ -82,13 +82,32 @@ where
         len,
         below: None,
     };
-    match plan(len, min_len, max_len) {
-        Plan::Here(start) => trace_loop_here(|| own(len, min_len, max_len, start, work)),
-        Plan::OnAWorker(start) => on_a_worker(move || own(len, min_len, max_len, start, work)),
-        Plan::Fixed(leaf) => fixed_tree::drive(len, leaf, work.producer, work.consumer, false),
-        Plan::Halves => fixed_tree::drive(len, MAX_RANGE_LEN, work.producer, work.consumer, true),
+    let plan = plan(len, min_len, max_len);
+    match plan {
+        Plan::Here(start) | Plan::OnAWorker(start) => {
+            let here = matches!(plan, Plan::Here(_));
+            let (mut work, mut result) = (Some(work), None);
+            run_owner(here, &mut || {
+                let work = work.take().expect("a loop is owned once");
+                result = Some(own(len, min_len, max_len, start, work));
+            });
+            result.expect("the owner ran or its panic was resumed")
+        }
+        Plan::Fixed(leaf) => fixed_tree::drive(work, leaf, false),
+        Plan::Halves => fixed_tree::drive(work, MAX_RANGE_LEN, true),
         #[cfg(feature = "bench-internals")]
         Plan::Halving => super::halving::drive_indexed(len, work.producer, work.consumer),
+    }
+}
+
+/// Runs an owner (`op`) here and now, or on a worker of the current pool: compiled once
+/// for every loop type.
+#[inline(never)]
+fn run_owner(here: bool, op: &mut (dyn FnMut() + Send)) {
+    if here {
+        trace_loop_here(op);
+    } else {
+        on_a_worker(op);
     }
 }
 
@@ -163,7 +182,6 @@ where
     let handoff = OnceCell::new();
     let mut typed = Typed {
         handoff: &handoff,
-        may_stop: work.consumer.may_stop_early(),
         unclaimed: Some(work),
         chunk: None,
         run: None,
@@ -237,14 +255,30 @@ where
 /// A producer and its consumer, cut together, and their length (so that the consumer is cut
 /// in proportion, `Consumer::split_at_sized`). An upper piece keeps the reducer that joins
 /// its result to its lower neighbour's (`None` for a range's first piece).
-struct Work<P, C: Consumer<P::Item>>
+pub(super) struct Work<P, C: Consumer<P::Item>>
 where
     P: Producer,
 {
-    producer: P,
-    consumer: C,
-    len: usize,
-    below: Option<C::Reducer>,
+    pub(super) producer: P,
+    pub(super) consumer: C,
+    pub(super) len: usize,
+    pub(super) below: Option<C::Reducer>,
+}
+
+impl<P, C> Work<P, C>
+where
+    P: Producer,
+    C: Consumer<P::Item>,
+{
+    /// A whole loop: no lower neighbour.
+    pub(super) fn new(producer: P, consumer: C, len: usize) -> Self {
+        Work {
+            producer,
+            consumer,
+            len,
+            below: None,
+        }
+    }
 }
 
 type Shared<P, C> = Handoff<Work<P, C>>;
@@ -254,6 +288,9 @@ where
     P: Producer,
     C: Consumer<P::Item>,
 {
+    // Not inlined: the owner's claims, a thief's steal and the fixed tree's nodes all cut
+    // here, and once is enough code per loop type.
+    #[inline(never)]
     fn split_at(self, index: usize) -> (Self, Self) {
         let (lower_producer, upper_producer) = self.producer.split_at(index);
         let (lower_consumer, upper_consumer, reducer) =
@@ -289,9 +326,6 @@ where
     C: Consumer<P::Item>,
 {
     handoff: &'h OnceCell<Shared<P, C>>,
-    /// The consumer may stop early: a long fold goes in blocks with a stop test between
-    /// them (`fold_indexed`); else each fold is one `consume_iter`.
-    may_stop: bool,
     unclaimed: Option<Work<P, C>>,
     /// The current chunk's unfolded producer and its length.
     chunk: Option<(P, usize)>,
@@ -402,7 +436,8 @@ where
         };
         // The folder moves into the leaf and back (folders are values).
         let Run { folder, below } = self.run.take().expect("a fold has a run");
-        let folder = if self.may_stop {
+        // A loop that cannot stop early compiles only the one-call fold.
+        let folder = if <C::Folder as Folder<P::Item>>::MAY_STOP_EARLY {
             fold_indexed(head, len, folder)
         } else {
             fold_leaf(head, folder)

@@ -74,7 +74,7 @@ where
     C: Consumer<P::Item>,
 {
     if let Some(leaf) = fixed_tree::asked_by(len, &producer) {
-        return fixed_tree::drive(len, leaf, producer, consumer, false);
+        return fixed_tree::drive(indexed::Work::new(producer, consumer, len), leaf, false);
     }
     // A loop nested in a fixed tree's leaf, or started while a deterministic chain builds its
     // producer, is never folded inline (both allow no inline loops): the indexed driver asks
@@ -106,7 +106,7 @@ fn fold_indexed<P: Producer, F: Folder<P::Item>>(producer: P, len: usize, folder
 }
 
 /// A folder of `consumer` that has folded the `len` items of `producer`. A consumer that
-/// can never stop early ([`Consumer::may_stop_early`]) gets them in one `consume_iter`, as
+/// can never stop early ([`Folder::MAY_STOP_EARLY`]) gets them in one `consume_iter`, as
 /// Rayon's leaves do: the blocks of [`fold_indexed`] are there only for a search's stop
 /// flag, and each block after the first starts from an accumulator its loop cannot see
 /// (`fold(|| vec![0u64; 256], ..)` kept a bounds check per item in every block but the
@@ -117,7 +117,7 @@ fn fold_consumer<P: Producer, C: Consumer<P::Item>>(
     len: usize,
     consumer: C,
 ) -> C::Folder {
-    if consumer.may_stop_early() {
+    if <C::Folder as Folder<P::Item>>::MAY_STOP_EARLY {
         fold_indexed(producer, len, consumer.into_folder())
     } else {
         fold_leaf(producer, consumer.into_folder())

@@ -366,16 +366,6 @@ pub trait Consumer<Item>: Send + Sized {
     fn continue_folder(self, folder: Self::Folder) -> Result<Self::Folder, (Self, Self::Folder)> {
         Err((self, folder))
     }
-
-    /// Whether this consumer may become [`full`](Consumer::full) before it has seen every
-    /// item (a search, a short-circuiting `try_` reduction, `take_any`). An adapter that holds
-    /// items back until the end of its piece (`fold`'s accumulator) then hands them on in
-    /// portions, so that the search can stop as early as Rayon's does. Adapters forward it
-    /// to their base; the default is `false`. Internal to weft: not part of Rayon's API.
-    #[doc(hidden)]
-    fn may_stop_early(&self) -> bool {
-        false
-    }
 }
 
 /// A consumer that can also split without an index, for unindexed producers.
@@ -441,6 +431,18 @@ pub trait Folder<Item>: Sized {
 
     /// True when no more items are wanted.
     fn full(&self) -> bool;
+
+    /// Whether this folder may become [`full`](Folder::full) before it has seen every item
+    /// (a search, a short-circuiting `try_` reduction, `take_any`). Drivers then fold long
+    /// inputs in blocks with a `full()` test between them; adapters that may drop items
+    /// (`filter`) pass long inputs on in batches, so that a stop flag is not hidden for long;
+    /// an adapter that holds items back until the end of its piece (`fold`'s accumulator)
+    /// hands them on in portions, so that the search can stop as early as Rayon's does.
+    /// Adapters forward their base folder's; the default is `false`. A constant, so that a
+    /// loop that cannot stop does not even compile the code that would stop it. Internal to
+    /// weft: not part of Rayon's API.
+    #[doc(hidden)]
+    const MAY_STOP_EARLY: bool = false;
 }
 
 /// Combines the results of two neighbouring pieces; `left` came first in iteration order.

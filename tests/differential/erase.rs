@@ -16,14 +16,16 @@
 //!   [`ErasedProducer`], so the adapters above run their own producer code.
 //!
 //! The erased types forward every method whose signature can be written outside weft: the
-//! consumer's `split_at_sized`, `continue_folder` and `may_stop_early`, the folder's
+//! consumer's `split_at_sized` and `continue_folder`, the folder's
 //! `consume_iter` (as a `&mut dyn Iterator`), the producer's `fold_with` (through a
 //! [`DynFold`] reference, so the producer's own loop still runs), `duplicate`, `min_len` /
 //! `max_len`, and the iterator's `upper_len_by_position`. The rest take their defaults at
 //! each boundary, as for any parallel iterator written outside weft that wraps weft's: a
 //! producer's `split_tree` (the fixed tree of `deterministic()` and scans: a scan above a
 //! boundary is split wherever the driver likes, which it must survive), `drive_with`,
-//! `INERT` (so `skip` runs the items it skips) and `EXACT_LEN`. The chains that need those
+//! `INERT` (so `skip` runs the items it skips) and `EXACT_LEN`; the folder's constant
+//! `MAY_STOP_EARLY` cannot be forwarded and is `true` (right for any folder, only slower
+//! for one that cannot stop). The chains that need those
 //! are built without erasure: the static prefixes of `run.rs` (`INERT`, `EXACT_LEN`) and the
 //! deterministic chains of `pending.rs`.
 //!
@@ -180,6 +182,11 @@ impl<'c> ErasedFolder<'c> {
 impl<'c> Folder<u64> for ErasedFolder<'c> {
     type Result = OpaqueSend<'c>;
 
+    // A constant cannot be forwarded through a trait object: an erased folder may be one
+    // that stops early, so it says so (drivers then fold in blocks with a stop test between
+    // them, which is right for every folder).
+    const MAY_STOP_EARLY: bool = true;
+
     fn consume(mut self, item: u64) -> Self {
         self.0.consume(item);
         self
@@ -278,7 +285,6 @@ trait DynConsumer<'c>: Send {
     fn into_folder(self: Box<Self>) -> ErasedFolder<'c>;
     fn full(&self) -> bool;
     fn continue_folder(self: Box<Self>, folder: ErasedFolder<'c>) -> Continued<'c>;
-    fn may_stop_early(&self) -> bool;
     fn split_off_left(&self) -> ErasedConsumer<'c>;
     fn to_reducer(&self) -> ErasedReducer<'c>;
 }
@@ -328,10 +334,6 @@ macro_rules! consumer_methods {
                     ErasedFolder::new(folder),
                 )),
             }
-        }
-
-        fn may_stop_early(&self) -> bool {
-            self.0.may_stop_early()
         }
     };
 }
@@ -404,10 +406,6 @@ impl<'c> Consumer<u64> for ErasedConsumer<'c> {
 
     fn continue_folder(self, folder: ErasedFolder<'c>) -> Continued<'c> {
         self.0.continue_folder(folder)
-    }
-
-    fn may_stop_early(&self) -> bool {
-        self.0.may_stop_early()
     }
 }
 

@@ -855,26 +855,24 @@ fn a_panic_in_a_loop_nested_in_cheap_items_reaches_the_caller_and_drops_every_it
 
 /// A consumer that records how many items each `consume_iter` call of its folders got
 /// (as a sum of `u64`s, so the items are checked too), and says whether it may stop early.
-struct CallSizes {
-    may_stop: bool,
-}
+/// `STOP` is its folder's `MAY_STOP_EARLY`.
+struct CallSizes<const STOP: bool>;
 
-struct CallSizesFolder {
+struct CallSizesFolder<const STOP: bool> {
     calls: Vec<usize>,
     sum: u64,
 }
 
-impl weft::iter::plumbing::Consumer<u64> for CallSizes {
-    type Folder = CallSizesFolder;
+impl<const STOP: bool> weft::iter::plumbing::Consumer<u64> for CallSizes<STOP> {
+    type Folder = CallSizesFolder<STOP>;
     type Reducer = CallSizesReducer;
     type Result = (Vec<usize>, u64);
 
     fn split_at(self, _index: usize) -> (Self, Self, CallSizesReducer) {
-        let may_stop = self.may_stop;
-        (self, CallSizes { may_stop }, CallSizesReducer)
+        (self, CallSizes, CallSizesReducer)
     }
 
-    fn into_folder(self) -> CallSizesFolder {
+    fn into_folder(self) -> CallSizesFolder<STOP> {
         CallSizesFolder {
             calls: Vec::new(),
             sum: 0,
@@ -884,14 +882,12 @@ impl weft::iter::plumbing::Consumer<u64> for CallSizes {
     fn full(&self) -> bool {
         false
     }
-
-    fn may_stop_early(&self) -> bool {
-        self.may_stop
-    }
 }
 
-impl weft::iter::plumbing::Folder<u64> for CallSizesFolder {
+impl<const STOP: bool> weft::iter::plumbing::Folder<u64> for CallSizesFolder<STOP> {
     type Result = (Vec<usize>, u64);
+
+    const MAY_STOP_EARLY: bool = STOP;
 
     fn consume(mut self, item: u64) -> Self {
         self.calls.push(1);
@@ -919,11 +915,9 @@ impl weft::iter::plumbing::Folder<u64> for CallSizesFolder {
     }
 }
 
-impl weft::iter::plumbing::UnindexedConsumer<u64> for CallSizes {
+impl<const STOP: bool> weft::iter::plumbing::UnindexedConsumer<u64> for CallSizes<STOP> {
     fn split_off_left(&self) -> Self {
-        CallSizes {
-            may_stop: self.may_stop,
-        }
+        CallSizes
     }
 
     fn to_reducer(&self) -> CallSizesReducer {
@@ -950,9 +944,9 @@ fn a_pool_of_one_folds_a_long_loop_in_one_call_unless_its_consumer_may_stop_earl
     let n = 3 * (1 << 20) + 12_345;
     let v: Vec<u64> = (0..n as u64).map(|x| x.wrapping_mul(0x9E37_79B9)).collect();
     let want: u64 = v.iter().sum();
-    let whole = pool.install(|| v.par_iter().copied().drive(CallSizes { may_stop: false }));
+    let whole = pool.install(|| v.par_iter().copied().drive(CallSizes::<false>));
     assert_eq!(whole, (vec![n], want));
-    let (calls, sum) = pool.install(|| v.par_iter().copied().drive(CallSizes { may_stop: true }));
+    let (calls, sum) = pool.install(|| v.par_iter().copied().drive(CallSizes::<true>));
     assert_eq!(sum, want);
     assert_eq!(calls.iter().sum::<usize>(), n, "{calls:?}");
     assert!(
@@ -973,9 +967,9 @@ fn a_filter_passes_a_long_input_on_whole_unless_its_consumer_may_stop_early() {
     let want: Vec<u64> = v.iter().copied().filter(kept).collect();
     let sum: u64 = want.iter().sum();
     let filtered = || v.par_iter().copied().filter(kept);
-    let whole = pool.install(|| filtered().drive_unindexed(CallSizes { may_stop: false }));
+    let whole = pool.install(|| filtered().drive_unindexed(CallSizes::<false>));
     assert_eq!(whole, (vec![want.len()], sum));
-    let (calls, got) = pool.install(|| filtered().drive_unindexed(CallSizes { may_stop: true }));
+    let (calls, got) = pool.install(|| filtered().drive_unindexed(CallSizes::<true>));
     assert_eq!(got, sum);
     assert_eq!(calls.iter().sum::<usize>(), want.len(), "{calls:?}");
     assert!(calls.len() > 3, "{calls:?}");

@@ -142,7 +142,6 @@ where
 
     fn into_folder(self) -> Self::Folder {
         FilterMapFolder {
-            stops: self.base.may_stop_early(),
             base: self.base.into_folder(),
             op: self.op,
         }
@@ -152,17 +151,13 @@ where
         self.base.full()
     }
 
-    fn may_stop_early(&self) -> bool {
-        self.base.may_stop_early()
-    }
-
     fn continue_folder(self, folder: Self::Folder) -> Result<Self::Folder, (Self, Self::Folder)> {
-        let (op, stops) = (self.op, folder.stops);
+        let op = self.op;
         super::continue_base_folder(
             self.base,
             folder.base,
             |base| FilterMapConsumer { base, op },
-            |base| FilterMapFolder { base, op, stops },
+            |base| FilterMapFolder { base, op },
         )
     }
 }
@@ -187,9 +182,6 @@ where
 struct FilterMapFolder<'f, C, F> {
     base: C,
     op: &'f F,
-    /// Whether the consumer may stop early: if so, long inputs go in batches with a
-    /// `full()` test between them ([`consume_checking_full!`](super::consume_checking_full)).
-    stops: bool,
 }
 
 impl<T, R, C, F> Folder<T> for FilterMapFolder<'_, C, F>
@@ -198,6 +190,8 @@ where
     F: Fn(T) -> Option<R>,
 {
     type Result = C::Result;
+
+    const MAY_STOP_EARLY: bool = C::MAY_STOP_EARLY;
 
     fn consume(self, item: T) -> Self {
         match (self.op)(item) {
@@ -213,9 +207,12 @@ where
     fn consume_iter<I: IntoIterator<Item = T>>(self, iter: I) -> Self {
         let op = self.op;
         // `move |item| op(item)`, not `op`: see `MapIter`.
-        let base =
-            super::consume_checking_full!(self.stops, self.base, iter.into_iter(), |batch| batch
-                .filter_map(move |item| op(item)));
+        let base = super::consume_checking_full!(
+            C::MAY_STOP_EARLY,
+            self.base,
+            iter.into_iter(),
+            |batch| batch.filter_map(move |item| op(item))
+        );
         FilterMapFolder { base, ..self }
     }
 

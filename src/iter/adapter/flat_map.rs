@@ -131,10 +131,6 @@ where
     fn full(&self) -> bool {
         self.base.full()
     }
-
-    fn may_stop_early(&self) -> bool {
-        self.base.may_stop_early()
-    }
 }
 
 impl<T, C, F, PI> UnindexedConsumer<T> for FlatMapConsumer<'_, C, F>
@@ -169,6 +165,8 @@ where
     PI: IntoParallelIterator,
 {
     type Result = C::Result;
+
+    const MAY_STOP_EARLY: bool = <C::Folder as Folder<PI::Item>>::MAY_STOP_EARLY;
 
     fn consume(self, item: T) -> Self {
         let inner = (self.map_op)(item).into_par_iter();

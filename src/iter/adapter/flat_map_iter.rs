@@ -128,7 +128,6 @@ where
 
     fn into_folder(self) -> Self::Folder {
         FlatMapIterFolder {
-            stops: self.base.may_stop_early(),
             base: self.base.into_folder(),
             map_op: self.map_op,
         }
@@ -138,21 +137,13 @@ where
         self.base.full()
     }
 
-    fn may_stop_early(&self) -> bool {
-        self.base.may_stop_early()
-    }
-
     fn continue_folder(self, folder: Self::Folder) -> Result<Self::Folder, (Self, Self::Folder)> {
-        let (map_op, stops) = (self.map_op, folder.stops);
+        let map_op = self.map_op;
         super::continue_base_folder(
             self.base,
             folder.base,
             |base| FlatMapIterConsumer { base, map_op },
-            |base| FlatMapIterFolder {
-                base,
-                map_op,
-                stops,
-            },
+            |base| FlatMapIterFolder { base, map_op },
         )
     }
 }
@@ -178,8 +169,6 @@ where
 struct FlatMapIterFolder<'f, C, F> {
     base: C,
     map_op: &'f F,
-    /// Whether the consumer may stop early (see `FilterMapFolder::stops`).
-    stops: bool,
 }
 
 impl<T, C, F, SI> Folder<T> for FlatMapIterFolder<'_, C, F>
@@ -190,6 +179,8 @@ where
 {
     type Result = C::Result;
 
+    const MAY_STOP_EARLY: bool = C::MAY_STOP_EARLY;
+
     fn consume(self, item: T) -> Self {
         let base = self.base.consume_iter((self.map_op)(item));
         FlatMapIterFolder { base, ..self }
@@ -199,9 +190,12 @@ where
     fn consume_iter<I: IntoIterator<Item = T>>(self, iter: I) -> Self {
         // `move |item| map_op(item)`, not `map_op`: see `MapIter`.
         let map_op = self.map_op;
-        let base =
-            super::consume_checking_full!(self.stops, self.base, iter.into_iter(), |batch| batch
-                .flat_map(move |item| map_op(item)));
+        let base = super::consume_checking_full!(
+            C::MAY_STOP_EARLY,
+            self.base,
+            iter.into_iter(),
+            |batch| batch.flat_map(move |item| map_op(item))
+        );
         FlatMapIterFolder { base, ..self }
     }
 

@@ -165,7 +165,7 @@ where
     super::splits_through_base!();
 
     fn into_folder(self) -> Self::Folder {
-        let early = self.base.may_stop_early().then(|| Early {
+        let early = <C::Folder as Folder<S::State>>::MAY_STOP_EARLY.then(|| Early {
             source: self.source.split(),
             batch: 1,
             taken: 0,
@@ -186,10 +186,6 @@ where
 
     fn full(&self) -> bool {
         self.base.full()
-    }
-
-    fn may_stop_early(&self) -> bool {
-        self.base.may_stop_early()
     }
 
     /// The accumulator goes on over this piece's items too. The fold then yields one item
@@ -222,7 +218,7 @@ where
 }
 
 /// Folds a piece's items into `acc`, which goes downstream when the piece completes. If the
-/// downstream consumer may stop early (`Consumer::may_stop_early`: `fold(..).find_any(..)`),
+/// downstream consumer may stop early (`Folder::MAY_STOP_EARLY`: `fold(..).find_any(..)`),
 /// the folder hands its accumulator on after 1 item, then after 2 more, 4, ..., each time
 /// starting a fresh one, and stops as soon as the downstream folder is full: a search over
 /// the accumulators then ends after at most about twice the items it needed, where waiting
@@ -302,6 +298,8 @@ where
     F: Fn(S::State, T) -> S::State,
 {
     type Result = C::Result;
+
+    const MAY_STOP_EARLY: bool = <C::Folder as Folder<S::State>>::MAY_STOP_EARLY;
 
     fn consume(mut self, item: T) -> Self {
         self.acc = Acc::Ready((self.op)(self.acc.into_state(), item));

@@ -359,10 +359,6 @@ where
     fn full(&self) -> bool {
         self.base.full()
     }
-
-    fn may_stop_early(&self) -> bool {
-        self.base.may_stop_early()
-    }
 }
 
 impl<C, T> UnindexedConsumer<T> for IntersperseConsumer<C, T>
@@ -397,6 +393,8 @@ where
     T: Clone,
 {
     type Result = C::Result;
+
+    const MAY_STOP_EARLY: bool = C::MAY_STOP_EARLY;
 
     fn consume(mut self, item: T) -> Self {
         if self.lead {

@@ -137,10 +137,6 @@ where
         self.base.full()
     }
 
-    fn may_stop_early(&self) -> bool {
-        self.base.may_stop_early()
-    }
-
     fn continue_folder(self, folder: Self::Folder) -> Result<Self::Folder, (Self, Self::Folder)> {
         let map_op = self.map_op;
         super::continue_base_folder(
@@ -181,6 +177,8 @@ where
     F: Fn(T) -> R,
 {
     type Result = C::Result;
+
+    const MAY_STOP_EARLY: bool = C::MAY_STOP_EARLY;
 
     fn consume(self, item: T) -> Self {
         let mapped = (self.map_op)(item);

@@ -245,10 +245,6 @@ where
         self.base.full()
     }
 
-    fn may_stop_early(&self) -> bool {
-        self.base.may_stop_early()
-    }
-
     /// The folder keeps its state: `init` (or the clone) is not made again for the chunk.
     fn continue_folder(self, folder: Self::Folder) -> Result<Self::Folder, (Self, Self::Folder)> {
         let (source, StateFolder { base, state, op }) = (self.source, folder);
@@ -293,6 +289,8 @@ where
     F: Fn(&mut ST, T) -> R,
 {
     type Result = C::Result;
+
+    const MAY_STOP_EARLY: bool = C::MAY_STOP_EARLY;
 
     fn consume(mut self, item: T) -> Self {
         let mapped = (self.op)(&mut self.state, item);

@@ -62,8 +62,8 @@ pub(crate) fn long_input_len<I: Iterator>(items: &I) -> usize {
 /// folder (`find_any`, `any`, `find_first`) tests its stop flag once per item it
 /// *receives*; a filter rejecting a long stretch would hide that flag for the whole
 /// stretch, and a piece whose match can no longer win would run to its end (forever, on a
-/// `u128` range of 10^27 items). So if `$stops` (the consumer may stop early,
-/// `Consumer::may_stop_early`), an input longer than [`LONG_INPUT`] goes in batches of
+/// `u128` range of 10^27 items). So if `$stops` (a constant: the consumer may stop early,
+/// `Folder::MAY_STOP_EARLY`), an input longer than [`LONG_INPUT`] goes in batches of
 /// [`FULL_CHECK_EVERY`] items, with a `full()` test between batches; each batch is still
 /// one `consume_iter`. A shorter input, or any input when the consumer can never stop,
 /// takes the plain single call: the batches' `take` counts down per item.
@@ -71,26 +71,27 @@ macro_rules! consume_checking_full {
     ($stops:expr, $folder:expr, $items:expr, |$batch:ident| $adapt:expr) => {{
         let mut folder = $folder;
         let mut items = $items;
-        let mut stopped = false;
-        let mut left = if $stops {
-            $crate::iter::adapter::long_input_len(&items)
-        } else {
-            0
-        };
-        while left > $crate::iter::adapter::FULL_CHECK_EVERY {
-            let $batch = items.by_ref().take($crate::iter::adapter::FULL_CHECK_EVERY);
-            folder = folder.consume_iter($adapt);
-            if folder.full() {
-                stopped = true;
-                break;
+        if $stops {
+            let mut left = $crate::iter::adapter::long_input_len(&items);
+            let mut stopped = false;
+            while left > $crate::iter::adapter::FULL_CHECK_EVERY {
+                let $batch = items.by_ref().take($crate::iter::adapter::FULL_CHECK_EVERY);
+                folder = folder.consume_iter($adapt);
+                if folder.full() {
+                    stopped = true;
+                    break;
+                }
+                left -= $crate::iter::adapter::FULL_CHECK_EVERY;
             }
-            left -= $crate::iter::adapter::FULL_CHECK_EVERY;
-        }
-        if !stopped {
+            if !stopped {
+                let $batch = items;
+                folder = folder.consume_iter($adapt);
+            }
+            folder
+        } else {
             let $batch = items;
-            folder = folder.consume_iter($adapt);
+            folder.consume_iter($adapt)
         }
-        folder
     }};
 }
 use consume_checking_full;

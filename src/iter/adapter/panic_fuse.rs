@@ -181,10 +181,6 @@ impl<'p, T, C: Consumer<T>> Consumer<T> for FuseConsumer<'p, C> {
     fn full(&self) -> bool {
         self.fused() || self.base.full()
     }
-
-    fn may_stop_early(&self) -> bool {
-        self.base.may_stop_early()
-    }
 }
 
 impl<T, C: UnindexedConsumer<T>> UnindexedConsumer<T> for FuseConsumer<'_, C> {
@@ -219,6 +215,8 @@ impl Drop for PanicGuard<'_> {
 
 impl<T, C: Folder<T>> Folder<T> for FuseFolder<'_, C> {
     type Result = C::Result;
+
+    const MAY_STOP_EARLY: bool = C::MAY_STOP_EARLY;
 
     fn consume(self, item: T) -> Self {
         let guard = PanicGuard(self.panicked);

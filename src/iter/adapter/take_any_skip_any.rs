@@ -137,10 +137,6 @@ impl<'r, T, C: Consumer<T>> Consumer<T> for PlacesConsumer<'r, C> {
         self.places.closed() || self.base.full()
     }
 
-    fn may_stop_early(&self) -> bool {
-        true
-    }
-
     fn continue_folder(self, folder: Self::Folder) -> Result<Self::Folder, (Self, Self::Folder)> {
         let places = self.places;
         super::continue_base_folder(
@@ -172,6 +168,8 @@ struct PlacesFolder<'r, F> {
 
 impl<T, F: Folder<T>> Folder<T> for PlacesFolder<'_, F> {
     type Result = F::Result;
+
+    const MAY_STOP_EARLY: bool = true;
 
     fn consume(mut self, item: T) -> Self {
         if claim(self.places.remaining) == self.places.take {

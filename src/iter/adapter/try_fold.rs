@@ -207,10 +207,6 @@ where
     fn full(&self) -> bool {
         self.base.full()
     }
-
-    fn may_stop_early(&self) -> bool {
-        self.base.may_stop_early()
-    }
 }
 
 impl<T, R, C, S, F> UnindexedConsumer<T> for TryFoldConsumer<'_, C, S, F>
@@ -247,6 +243,8 @@ where
     R: Try,
 {
     type Result = C::Result;
+
+    const MAY_STOP_EARLY: bool = <C::Folder as Folder<R>>::MAY_STOP_EARLY;
 
     fn consume(self, item: T) -> Self {
         let acc = match self.acc {

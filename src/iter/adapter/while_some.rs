@@ -89,10 +89,6 @@ impl<'s, T, C: Consumer<T>> Consumer<Option<T>> for WhileSomeConsumer<'s, C> {
     fn full(&self) -> bool {
         stopped(self.stop) || self.base.full()
     }
-
-    fn may_stop_early(&self) -> bool {
-        true
-    }
 }
 
 impl<T, C: UnindexedConsumer<T>> UnindexedConsumer<Option<T>> for WhileSomeConsumer<'_, C> {
@@ -115,6 +111,8 @@ struct WhileSomeFolder<'s, C> {
 
 impl<T, C: Folder<T>> Folder<Option<T>> for WhileSomeFolder<'_, C> {
     type Result = C::Result;
+
+    const MAY_STOP_EARLY: bool = true;
 
     fn consume(self, item: Option<T>) -> Self {
         self.consume_iter(Some(item))

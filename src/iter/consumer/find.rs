@@ -68,10 +68,6 @@ impl<'f, R: Send> Consumer<Option<R>> for FindAny<'f> {
     fn full(&self) -> bool {
         self.found()
     }
-
-    fn may_stop_early(&self) -> bool {
-        true
-    }
 }
 
 impl<R: Send> UnindexedConsumer<Option<R>> for FindAny<'_> {
@@ -91,6 +87,8 @@ struct FindAnyFolder<'f, R> {
 
 impl<R> Folder<Option<R>> for FindAnyFolder<'_, R> {
     type Result = Option<R>;
+
+    const MAY_STOP_EARLY: bool = true;
 
     fn consume(self, item: Option<R>) -> Self {
         self.consume_iter(Some(item))
@@ -280,10 +278,6 @@ impl<'b, R: Send> Consumer<Option<R>> for FindInOrder<'b> {
     fn full(&self) -> bool {
         self.is_beaten()
     }
-
-    fn may_stop_early(&self) -> bool {
-        true
-    }
 }
 
 impl<R: Send> UnindexedConsumer<Option<R>> for FindInOrder<'_> {
@@ -388,6 +382,8 @@ impl<R> FindInOrderFolder<'_, R> {
 
 impl<R> Folder<Option<R>> for FindInOrderFolder<'_, R> {
     type Result = Option<R>;
+
+    const MAY_STOP_EARLY: bool = true;
 
     fn consume(self, item: Option<R>) -> Self {
         self.consume_iter(Some(item))

@@ -120,10 +120,6 @@ where
     fn full(&self) -> bool {
         self.stopped()
     }
-
-    fn may_stop_early(&self) -> bool {
-        true
-    }
 }
 
 impl<R, T, S, OP> UnindexedConsumer<R> for TryReduce<'_, S, OP>
@@ -177,6 +173,8 @@ where
     OP: Fn(T, T) -> R,
 {
     type Result = Option<R>;
+
+    const MAY_STOP_EARLY: bool = true;
 
     fn consume(self, item: R) -> Self {
         self.consume_iter(Some(item))

@@ -305,10 +305,6 @@ where
         // Either side may still want items while the other does not.
         self.left.full() && self.right.full()
     }
-
-    fn may_stop_early(&self) -> bool {
-        self.left.may_stop_early() && self.right.may_stop_early()
-    }
 }
 
 impl<T, OP, CA, CB> UnindexedConsumer<T> for UnzipConsumer<'_, OP, CA, CB>
@@ -344,6 +340,8 @@ where
     FB: Folder<OP::Right>,
 {
     type Result = (FA::Result, FB::Result);
+
+    const MAY_STOP_EARLY: bool = FA::MAY_STOP_EARLY && FB::MAY_STOP_EARLY;
 
     fn consume(self, item: T) -> Self {
         let (left, right) = self.op.consume(item, self.left, self.right);

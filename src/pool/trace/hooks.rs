@@ -113,6 +113,15 @@ macro_rules! traced {
     }};
 }
 
+/// Ends `span`, if any, after the work that made `result` (an unwind drops it instead).
+#[inline(always)]
+fn end_after<R>(span: Option<OpenSpan>, result: R) -> R {
+    if let Some(span) = span {
+        span.end();
+    }
+    result
+}
+
 #[cold]
 #[inline(never)]
 fn begin_part(len: usize) -> OpenSpan {
@@ -130,22 +139,17 @@ fn begin_series() -> OpenSpan {
 /// `run` runs the next `len` reserved positions: recorded as a part of the series.
 #[inline]
 pub(crate) fn trace_part<P: Position, R>(len: P, run: impl FnOnce() -> R) -> R {
-    if any_pool_records() {
-        traced!(begin_part(len.position()), run())
-    } else {
-        run()
-    }
+    // One call of `run` (not one per branch): it is often a loop's whole body.
+    let span = any_pool_records().then(|| begin_part(len.position()));
+    end_after(span, run())
 }
 
 /// `op` runs a series here and now, on the current thread (no `on_a_worker`): recorded as
 /// a series of the current worker like one started by `on_a_worker`.
 #[inline]
 pub(crate) fn trace_series_here<R>(op: impl FnOnce() -> R) -> R {
-    if any_pool_records() {
-        traced!(begin_series(), op())
-    } else {
-        op()
-    }
+    let span = any_pool_records().then(begin_series);
+    end_after(span, op())
 }
 
 /// Inside a job made in a series (see [`trace_stolen_from`]): positions `rel` of that
@@ -153,11 +157,8 @@ pub(crate) fn trace_series_here<R>(op: impl FnOnce() -> R) -> R {
 /// them as a series of this worker's that continues it.
 #[inline]
 pub(crate) fn trace_handover<P: Position, R>(rel: Range<P>, run: impl FnOnce() -> R) -> R {
-    if any_pool_records() {
-        traced!(begin_handover(positions(rel)), run())
-    } else {
-        run()
-    }
+    let span = any_pool_records().then(|| begin_handover(positions(rel)));
+    end_after(span, run())
 }
 
 #[cold]
