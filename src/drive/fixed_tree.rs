@@ -223,9 +223,10 @@ fn walk_root(root: &mut dyn Walk, len: usize, leaf: usize, drive_leaves: bool) {
 
 /// A node of the tree, seen through one type: the walk (and its `join`s) is compiled once,
 /// and each loop type compiles only its [`Node`]'s four methods.
+///
+/// Each method first completes the node with no items if its consumer wants no more, and
+/// then does nothing else.
 trait Walk: Send {
-    /// If the consumer wants no more items, completes this node with no items: true then.
-    fn finish_if_full(&mut self) -> bool;
     /// Folds this node's items, in order, into a folder of its own (a leaf).
     fn fold_leaf(&mut self);
     /// Drives this node's items as a loop of its own (a leaf of `drive_leaves`).
@@ -251,8 +252,15 @@ where
     P: Producer,
     C: Consumer<P::Item>,
 {
-    fn take_work(&mut self) -> Work<P, C> {
-        self.work.take().expect("a node is walked once")
+    /// The node's work, unless its consumer wants no more items: the node is then complete.
+    #[inline(never)]
+    fn take_work(&mut self) -> Option<Work<P, C>> {
+        let work = self.work.take().expect("a node is walked once");
+        if work.consumer.full() {
+            self.result = Some(work.consumer.into_folder().complete());
+            return None;
+        }
+        Some(work)
     }
 }
 
@@ -261,27 +269,25 @@ where
     P: Producer,
     C: Consumer<P::Item>,
 {
-    fn finish_if_full(&mut self) -> bool {
-        let full = self.work.as_ref().is_some_and(|work| work.consumer.full());
-        if full {
-            self.result = Some(self.take_work().consumer.into_folder().complete());
-        }
-        full
-    }
-
     fn fold_leaf(&mut self) {
-        let work = self.take_work();
-        let _mark = LeafMark::enter();
-        self.result = Some(fold_consumer(work.producer, work.len, work.consumer).complete());
+        if let Some(work) = self.take_work() {
+            let _mark = LeafMark::enter();
+            let folder = fold_consumer(work.producer, work.len, work.consumer);
+            self.result = Some(folder.complete());
+        }
     }
 
     fn drive_leaf(&mut self) {
-        let work = self.take_work();
-        self.result = Some(start((work.len, work.producer, work.consumer)));
+        if let Some(work) = self.take_work() {
+            self.result = Some(start((work.len, work.producer, work.consumer)));
+        }
     }
 
     fn split(&mut self, mid: usize, walk_both: &mut dyn FnMut(&mut dyn Walk, &mut dyn Walk)) {
-        let (lower, mut upper) = self.take_work().split_at(mid);
+        let Some(work) = self.take_work() else {
+            return;
+        };
+        let (lower, mut upper) = work.split_at(mid);
         let reducer = upper.below.take().expect("an upper piece has a reducer");
         let mut left = Node::<P, C> {
             work: Some(lower),
@@ -307,9 +313,6 @@ fn split_point(len: usize, leaf: usize) -> usize {
 /// The tree below a node: each right child is the `b` of a `join`, which idle workers may
 /// steal.
 fn walk(node: &mut dyn Walk, len: usize, leaf: usize, drive_leaves: bool) {
-    if node.finish_if_full() {
-        return;
-    }
     if len <= leaf {
         if drive_leaves {
             node.drive_leaf();

@@ -248,7 +248,9 @@ where
     let below = stolen.below.expect("a stolen part has a lower neighbour");
     let len = (indices.end - indices.start) as usize;
     // Not the short path: the thief runs this as a job, which allows nothing inline.
-    let theirs = trace_range_steal(indices, || start((len, stolen.producer, stolen.consumer)));
+    let span = trace_range_steal(indices);
+    let theirs = start((len, stolen.producer, stolen.consumer));
+    span.end();
     Some((below, theirs))
 }
 

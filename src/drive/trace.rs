@@ -16,6 +16,6 @@ pub(super) use crate::pool::trace_part as trace_fold;
 pub(super) use crate::pool::trace_series_here as trace_loop_here;
 
 /// Inside a "steal me" job: the thief took `rel` of the victim's range and drives it as a
-/// range of its own, recorded as a hand-over
+/// range of its own until the returned span ends, recorded as a hand-over
 /// ([`MarkKind::RangeSteal`](crate::trace::MarkKind::RangeSteal)).
 pub(super) use crate::pool::trace_handover as trace_range_steal;

@@ -153,7 +153,7 @@ where
 
     fn continue_folder(self, folder: Self::Folder) -> Result<Self::Folder, (Self, Self::Folder)> {
         let op = self.op;
-        super::continue_base_folder(
+        super::continue_base_folder!(
             self.base,
             folder.base,
             |base| FilterMapConsumer { base, op },

@@ -139,7 +139,7 @@ where
 
     fn continue_folder(self, folder: Self::Folder) -> Result<Self::Folder, (Self, Self::Folder)> {
         let map_op = self.map_op;
-        super::continue_base_folder(
+        super::continue_base_folder!(
             self.base,
             folder.base,
             |base| MapConsumer { base, map_op },

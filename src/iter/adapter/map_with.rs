@@ -248,7 +248,7 @@ where
     /// The folder keeps its state: `init` (or the clone) is not made again for the chunk.
     fn continue_folder(self, folder: Self::Folder) -> Result<Self::Folder, (Self, Self::Folder)> {
         let (source, StateFolder { base, state, op }) = (self.source, folder);
-        super::continue_base_folder(
+        super::continue_base_folder!(
             self.base,
             base,
             |base| StateConsumer { base, source, op },

@@ -135,20 +135,27 @@ use lengths_from_base;
 
 /// `Consumer::continue_folder` of an adapter whose consumer and folder wrap a base consumer
 /// and folder: the base decides whether its folder goes on, and what comes back is wrapped
-/// again by `consumer` and `folder` (the adapter's constructors around a base value).
-#[allow(clippy::result_large_err)] // both values go back to the caller, as in the trait
-#[inline]
-pub(crate) fn continue_base_folder<T, C: crate::plumbing::Consumer<T>, Outer, OuterFolder>(
-    base: C,
-    base_folder: C::Folder,
-    consumer: impl FnOnce(C) -> Outer,
-    folder: impl FnOnce(C::Folder) -> OuterFolder,
-) -> Result<OuterFolder, (Outer, OuterFolder)> {
-    match base.continue_folder(base_folder) {
-        Ok(base_folder) => Ok(folder(base_folder)),
-        Err((base, base_folder)) => Err((consumer(base), folder(base_folder))),
-    }
+/// again by the adapter's constructors, written `|base| consumer` and `|base| folder`. A
+/// macro, not a generic function taking closures: that would be three more functions to
+/// compile for every loop through the adapter.
+macro_rules! continue_base_folder {
+    ($base:expr, $base_folder:expr, |$c:ident| $consumer:expr, |$f:ident| $folder:expr $(,)?) => {
+        match $base.continue_folder($base_folder) {
+            Ok($f) => Ok($folder),
+            Err((consumer, folder)) => Err((
+                {
+                    let $c = consumer;
+                    $consumer
+                },
+                {
+                    let $f = folder;
+                    $folder
+                },
+            )),
+        }
+    };
 }
+use continue_base_folder;
 
 pub use any_while::{SkipAnyWhile, TakeAnyWhile};
 pub use blocks::{ExponentialBlocks, UniformBlocks};

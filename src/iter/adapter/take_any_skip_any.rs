@@ -139,7 +139,7 @@ impl<'r, T, C: Consumer<T>> Consumer<T> for PlacesConsumer<'r, C> {
 
     fn continue_folder(self, folder: Self::Folder) -> Result<Self::Folder, (Self, Self::Folder)> {
         let places = self.places;
-        super::continue_base_folder(
+        super::continue_base_folder!(
             self.base,
             folder.base,
             |base| PlacesConsumer { base, places },

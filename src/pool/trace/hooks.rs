@@ -153,12 +153,27 @@ pub(crate) fn trace_series_here<R>(op: impl FnOnce() -> R) -> R {
 }
 
 /// Inside a job made in a series (see [`trace_stolen_from`]): positions `rel` of that
-/// series (relative to what its worker held) were handed over to this worker; `run` runs
-/// them as a series of this worker's that continues it.
+/// series (relative to what its worker held) were handed over to this worker, which runs
+/// them as a series of its own that continues it, until the returned span's
+/// [`end`](HandoverSpan::end). Not a closure: a hook around a closure would be compiled
+/// for each of its callers' types.
 #[inline]
-pub(crate) fn trace_handover<P: Position, R>(rel: Range<P>, run: impl FnOnce() -> R) -> R {
-    let span = any_pool_records().then(|| begin_handover(positions(rel)));
-    end_after(span, run())
+pub(crate) fn trace_handover<P: Position>(rel: Range<P>) -> HandoverSpan {
+    HandoverSpan(any_pool_records().then(|| begin_handover(positions(rel))))
+}
+
+/// The recording of a hand-over ([`trace_handover`]) while its positions run. Dropped
+/// without [`end`](HandoverSpan::end) (an unwind), it puts the recording context back.
+pub(crate) struct HandoverSpan(Option<OpenSpan>);
+
+impl HandoverSpan {
+    /// The handed-over positions have run.
+    #[inline]
+    pub(crate) fn end(self) {
+        if let Some(span) = self.0 {
+            span.end();
+        }
+    }
 }
 
 #[cold]
