@@ -41,7 +41,9 @@ use crate::pool::{
 /// inline into its caller: a loop the current work allows inline ([`context::fast_inline`])
 /// is folded whole, here and now, as a sequential loop written here would be. That is the
 /// path of every small loop nested in a parallel loop's cheap items, so it is one look at a
-/// thread-local word and the leaf loop; everything else is out of line ([`start`]).
+/// thread-local word and the leaf loop; everything else is out of line ([`start`]). The
+/// leaf loop is inlined here, not called: it is then a loop of the caller's own, which a
+/// nested loop of a few items needs (`nested_chunks_16` in `benches/RESULTS.md`).
 #[inline]
 pub(super) fn drive_indexed<P, C>(len: usize, producer: P, consumer: C) -> C::Result
 where
@@ -52,7 +54,7 @@ where
         return consumer.into_folder().complete();
     }
     if len <= producer.max_len() && context::fast_inline(len) != Inline::No {
-        return fold_leaf(producer, consumer.into_folder()).complete();
+        return producer.fold_with(consumer.into_folder()).complete();
     }
     // One tuple, built on the way out: three arguments made LLVM keep the caller's copy of
     // the consumer in memory on the inline path too.
