@@ -222,7 +222,7 @@ fn walk_root(root: &mut dyn Walk, len: usize, leaf: usize, drive_leaves: bool) {
 }
 
 /// A node of the tree, seen through one type: the walk (and its `join`s) is compiled once,
-/// and each loop type compiles only its [`Node`]'s four methods.
+/// and each loop type compiles only its [`Node`]'s three methods (and `take_work`).
 ///
 /// Each method first completes the node with no items if its consumer wants no more, and
 /// then does nothing else.

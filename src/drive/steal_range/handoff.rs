@@ -32,11 +32,11 @@ pub(crate) struct Handoff<T> {
     /// that its code is compiled once, not once per loop type.
     lock: SlotLock,
     /// The value for the indices no claimant has taken out yet, and those indices; `None`
-    /// once everything is taken out. Accessed only under `lock` (`with_slot`).
+    /// once everything is taken out. Accessed only under `lock` (`cut_locked`).
     slot: UnsafeCell<Option<(Range<u32>, T)>>,
 }
 
-// SAFETY: the only shared access to `slot` is `with_slot`, under `lock`, so at most one
+// SAFETY: the only shared access to `slot` is `cut_locked`, under `lock`, so at most one
 // thread touches the `T` inside at a time, and it may be another thread than the one that
 // put it there: `T: Send` suffices. `range` is `Sync` on its own.
 unsafe impl<T: Send> Sync for Handoff<T> {}
@@ -81,20 +81,8 @@ impl<T: SplitAt> Handoff<T> {
     #[inline]
     pub(crate) fn take_chunk(&self, cursor: &mut OwnerCursor) -> Option<(Chunk, T)> {
         let chunk = self.range.take_chunk(cursor)?;
-        let claim = chunk.indices.clone();
-        let mine = self.with_slot(|slot| {
-            let (indices, value) = slot.take().expect("claimed indices are in the hand-off");
-            debug_assert_eq!(
-                indices.start, claim.start,
-                "an owner's chunk is at the front"
-            );
-            if claim.end >= indices.end {
-                return value;
-            }
-            let (mine, rest) = value.split_at((claim.end - indices.start) as usize);
-            *slot = Some((claim.end..indices.end, rest));
-            mine
-        });
+        let _locked = self.lock.lock();
+        let mine = self.cut_locked(chunk.indices.clone(), Give::Lower);
         Some((chunk, mine))
     }
 
@@ -102,17 +90,10 @@ impl<T: SplitAt> Handoff<T> {
     /// The thief then owns that piece: it makes a `Handoff` of its own for it.
     pub(crate) fn steal_half(&self) -> Option<(Range<u32>, T)> {
         // The lock is held from the claim to the cut: thieves' parts leave in claim order.
-        self.with_slot(|slot| {
-            let claim = self.range.steal_half()?;
-            let (indices, value) = slot.take().expect("claimed indices are in the hand-off");
-            debug_assert_eq!(indices.end, claim.end, "a thief's part is at the back");
-            if claim.start <= indices.start {
-                return Some((claim, value));
-            }
-            let (lower, theirs) = value.split_at((claim.start - indices.start) as usize);
-            *slot = Some((indices.start..claim.start, lower));
-            Some((claim, theirs))
-        })
+        let _locked = self.lock.lock();
+        let claim = self.range.steal_half()?;
+        let theirs = self.cut_locked(claim.clone(), Give::Upper);
+        Some((claim, theirs))
     }
 
     /// Owner: whether a thief took part of the range since the owner last looked (see
@@ -128,13 +109,55 @@ impl<T: SplitAt> Handoff<T> {
         self.range.is_exhausted()
     }
 
-    /// Runs `f` on the slot under its lock (a few `split_at` calls, never user code beyond).
-    fn with_slot<R>(&self, f: impl FnOnce(&mut Option<(Range<u32>, T)>) -> R) -> R {
-        let _locked = self.lock.lock();
-        // SAFETY: `slot` is only ever reached here, and `_locked` holds `lock` until `f`
-        // returns or unwinds: no other reference to it exists meanwhile.
-        self.slot.with_mut(|slot| f(unsafe { &mut *slot }))
+    /// Takes the piece of the slot's value for `claim`, the run's front (`Give::Lower`, an
+    /// owner's chunk) or its back (`Give::Upper`, a thief's part), and leaves the rest in
+    /// the slot. The caller holds `lock` (a few `split_at` calls, never user code beyond).
+    /// One function for both claimants: the cut is compiled once per loop type.
+    fn cut_locked(&self, claim: Range<u32>, give: Give) -> T {
+        self.slot.with_mut(|slot| {
+            // SAFETY: `slot` is only ever reached here, and every caller holds `lock` until
+            // this returns or unwinds: no other reference to it exists meanwhile.
+            let slot = unsafe { &mut *slot };
+            let (indices, value) = slot.take().expect("claimed indices are in the hand-off");
+            let at = match give {
+                Give::Lower => {
+                    debug_assert_eq!(
+                        indices.start, claim.start,
+                        "an owner's chunk is at the front"
+                    );
+                    claim.end
+                }
+                Give::Upper => {
+                    debug_assert_eq!(indices.end, claim.end, "a thief's part is at the back");
+                    claim.start
+                }
+            };
+            if at <= indices.start || at >= indices.end {
+                // The claim is all that is left.
+                return value;
+            }
+            let (lower, upper) = value.split_at((at - indices.start) as usize);
+            match give {
+                Give::Lower => {
+                    *slot = Some((at..indices.end, upper));
+                    lower
+                }
+                Give::Upper => {
+                    *slot = Some((indices.start..at, lower));
+                    upper
+                }
+            }
+        })
     }
+}
+
+/// Which end of the hand-off's run a claimant takes ([`Handoff::cut_locked`]).
+#[derive(Clone, Copy)]
+enum Give {
+    /// The front: an owner's chunk.
+    Lower,
+    /// The back: a thief's part.
+    Upper,
 }
 
 /// The states of a [`SlotLock`].
