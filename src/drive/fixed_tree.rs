@@ -20,7 +20,7 @@ use std::cell::Cell;
 use std::num::NonZeroUsize;
 
 use super::context::InlineLimit;
-use super::fold_consumer;
+use super::fold_chunk;
 use super::indexed::{start, Work};
 use super::steal_range::SplitAt;
 use crate::plumbing::{Consumer, Folder, Producer, Reducer, SplitTree};
@@ -253,6 +253,7 @@ where
     C: Consumer<P::Item>,
 {
     /// The node's work, unless its consumer wants no more items: the node is then complete.
+    /// Out of line: the three node methods share one copy.
     #[inline(never)]
     fn take_work(&mut self) -> Option<Work<P, C>> {
         let work = self.work.take().expect("a node is walked once");
@@ -272,7 +273,7 @@ where
     fn fold_leaf(&mut self) {
         if let Some(work) = self.take_work() {
             let _mark = LeafMark::enter();
-            let folder = fold_consumer(work.producer, work.len, work.consumer);
+            let folder = fold_chunk(work.producer, work.len, work.consumer.into_folder());
             self.result = Some(folder.complete());
         }
     }

@@ -7,7 +7,7 @@
 //! reset to at least the thread count: work is split further exactly where thieves are.
 
 #[cfg(feature = "bench-internals")]
-use super::fold_consumer;
+use super::fold_chunk;
 #[cfg(feature = "bench-internals")]
 use crate::plumbing::{Consumer, Producer};
 use crate::plumbing::{Folder, Reducer, UnindexedConsumer, UnindexedProducer};
@@ -94,7 +94,7 @@ where
         return consumer.into_folder().complete();
     }
     if !splitter.try_split(len, stolen) {
-        return fold_consumer(producer, len, consumer).complete();
+        return fold_chunk(producer, len, consumer.into_folder()).complete();
     }
     let mid = len / 2;
     let (left_producer, right_producer) = producer.split_at(mid);

@@ -31,7 +31,7 @@ use super::steal_range::{
     Chunk, ChunkLimits, Handoff, OwnerCursor, SplitAt, StealRange, MAX_RANGE_LEN,
 };
 use super::trace::{trace_loop_here, trace_range_steal};
-use super::{fixed_tree, fold_indexed, fold_leaf};
+use super::{fixed_tree, fold_chunk, fold_leaf};
 use crate::plumbing::{Consumer, Folder, Producer, Reducer};
 use crate::pool::{
     anyone_idle, current_num_threads, join_here_erased, on_a_worker, record_event, Event, FnContext,
@@ -440,12 +440,7 @@ where
         };
         // The folder moves into the leaf and back (folders are values).
         let Run { folder, below } = self.run.take().expect("a fold has a run");
-        // A loop that cannot stop early compiles only the one-call fold.
-        let folder = if <C::Folder as Folder<P::Item>>::MAY_STOP_EARLY {
-            fold_indexed(head, len, folder)
-        } else {
-            fold_leaf(head, folder)
-        };
+        let folder = fold_chunk(head, len, folder);
         let full = folder.full();
         self.run = Some(Run { folder, below });
         full

@@ -34,7 +34,7 @@ use crate::plumbing::{Consumer, Folder, Producer, Reducer, UnindexedConsumer, Un
 pub(crate) use steal_range::{ChunkLimits, Handoff, SplitAt, StealRange};
 
 /// The most items one `consume_iter` call gets from a driver's leaf ([`fold_indexed`]) if
-/// its consumer may stop early ([`fold_consumer`]). Adapters that may drop items (`filter`,
+/// its consumer may stop early ([`fold_chunk`]). Adapters that may drop items (`filter`,
 /// `flat_map_iter`) hide a short-circuiting folder's stop flag for as long as they reject;
 /// this bound is how late a `find_any` or `any` can notice that it may stop. Inputs that do
 /// not come through `fold_indexed` (unindexed leaves) are cut to it by the adapters
@@ -105,22 +105,18 @@ fn fold_indexed<P: Producer, F: Folder<P::Item>>(producer: P, len: usize, folder
     fold_leaf(producer, folder)
 }
 
-/// A folder of `consumer` that has folded the `len` items of `producer`. A consumer that
-/// can never stop early ([`Folder::MAY_STOP_EARLY`]) gets them in one `consume_iter`, as
-/// Rayon's leaves do: the blocks of [`fold_indexed`] are there only for a search's stop
-/// flag, and each block after the first starts from an accumulator its loop cannot see
-/// (`fold(|| vec![0u64; 256], ..)` kept a bounds check per item in every block but the
-/// first).
+/// `folder` after folding the `len` items of `producer`. A folder that can never stop early
+/// ([`Folder::MAY_STOP_EARLY`]) gets them in one `consume_iter`, as Rayon's leaves do: the
+/// blocks of [`fold_indexed`] are there only for a search's stop flag, and each block after
+/// the first starts from an accumulator its loop cannot see (`fold(|| vec![0u64; 256], ..)`
+/// kept a bounds check per item in every block but the first). A constant decides, so a
+/// loop that cannot stop compiles only the one-call fold.
 #[inline]
-fn fold_consumer<P: Producer, C: Consumer<P::Item>>(
-    producer: P,
-    len: usize,
-    consumer: C,
-) -> C::Folder {
-    if <C::Folder as Folder<P::Item>>::MAY_STOP_EARLY {
-        fold_indexed(producer, len, consumer.into_folder())
+fn fold_chunk<P: Producer, F: Folder<P::Item>>(producer: P, len: usize, folder: F) -> F {
+    if F::MAY_STOP_EARLY {
+        fold_indexed(producer, len, folder)
     } else {
-        fold_leaf(producer, consumer.into_folder())
+        fold_leaf(producer, folder)
     }
 }
 
