@@ -201,6 +201,12 @@ fn tasks_queued_on_a_retiring_worker_all_run_once_elsewhere() {
             wait_until(|| runs.iter().all(|count| count.load(Ordering::SeqCst) >= 1)),
             "every task queued on the retiring worker runs"
         );
+        // Worker 3's closure holds a pool handle until the broadcast job drops it, which is
+        // after `send` (it may still be running): wait for the pool to release it.
+        assert!(
+            wait_until(|| Arc::strong_count(&pool) == 1),
+            "the detached broadcast's closure is dropped after it ran on every worker"
+        );
         // Every count is exactly one, also after the pool has finished all it had.
         Arc::into_inner(pool).unwrap().shutdown_and_wait();
         let counts: Vec<u32> = runs
