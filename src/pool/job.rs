@@ -27,8 +27,9 @@ pub(crate) trait Job {
 
 /// A type-erased pointer to a job plus the function that executes it.
 ///
-/// Two `JobRef`s are equal when they point to the same job; `join` relies on that to
-/// recognise its own job when it pops one back from its deque.
+/// A job is known by its data pointer: two `JobRef`s are equal when they point to the same
+/// job, and `join` recognises its own job when it pops one back from its deque by its
+/// address ([`points_to`](Self::points_to)).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct JobRef {
     pointer: *const (),
@@ -46,8 +47,7 @@ unsafe impl Sync for JobRef {}
 
 impl PartialEq for JobRef {
     fn eq(&self, other: &JobRef) -> bool {
-        // The data pointer identifies the job; comparing function pointers is unreliable.
-        ptr::eq(self.pointer, other.pointer)
+        other.points_to(self.pointer)
     }
 }
 
@@ -65,6 +65,13 @@ impl JobRef {
             execute_fn: T::execute,
             kind: T::KIND,
         }
+    }
+
+    /// Whether this handle is the one of the job whose data is at `data` (comparing
+    /// execute functions would be unreliable: one function may have several addresses).
+    #[inline]
+    pub(crate) fn points_to(&self, data: *const ()) -> bool {
+        ptr::eq(self.pointer, data)
     }
 
     /// The same job, called `kind` in traces.

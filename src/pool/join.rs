@@ -181,7 +181,13 @@ where
 
     let status_a = unwind::halt_unwinding(|| oper_a(FnContext { migrated: injected }));
 
-    let still_ours = worker.pop_fork(slot) || worker.reclaim_fork(job_b_ref, job_b.latch.as_core());
+    // The cold path knows `b` by its address, not by `job_b_ref`: a `JobRef` passed by
+    // value is built in memory, its one-byte `kind` stored and then read back as part of a
+    // whole word, a load the CPU cannot forward from the store. That stall, on every fork,
+    // made a 2-thread tree sum no faster than one thread (`benches/RESULTS.md`).
+    let job_b_data = std::ptr::addr_of!(job_b).cast::<()>();
+    let still_ours =
+        worker.pop_fork(slot) || worker.reclaim_fork(job_b_data, job_b.latch.as_core());
     let result_a = match status_a {
         Ok(result_a) => result_a,
         Err(payload) => {
@@ -200,6 +206,9 @@ where
     if still_ours {
         // SAFETY: popped back (from the fork stack or the deque): ours alone.
         let result_b = unsafe { job_b.run_inline(injected) };
+        // Nobody else ran it, so its result slot is still empty: nothing to drop (and no test
+        // of the slot's state on `join`'s most common path).
+        std::mem::forget(job_b);
         (result_a, result_b)
     } else {
         // The thief ran `b` and set the latch; its panic, if any, is resumed here.

@@ -410,12 +410,13 @@ impl WorkerThread {
         None
     }
 
-    /// `job`, a published fork, is needed now: true if we popped it back (run it inline),
-    /// false once a thief has run it and set `latch`.
-    pub(crate) fn reclaim_fork(&self, job: JobRef, latch: &CoreLatch) -> bool {
+    /// The published fork whose data is at `job` is needed now: true if we popped it back
+    /// (run it inline), false once a thief has run it and set `latch`. (An address, not the
+    /// `JobRef`: the caller's handle then need not be kept in memory for this cold call.)
+    pub(crate) fn reclaim_fork(&self, job: *const (), latch: &CoreLatch) -> bool {
         while !latch.probe() {
             match self.deque.pop() {
-                Some(popped) if popped.job == job => return true,
+                Some(popped) if popped.job.points_to(job) => return true,
                 Some(other) if self.context_tag().admits(other.tag) => {
                     // SAFETY: jobs in our deque are live until executed (JobRef contract).
                     self.waiting(|| unsafe { self.execute(other) })
