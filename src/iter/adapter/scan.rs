@@ -22,7 +22,11 @@
 //!   missing ones itself through a duplicate of the base producer (`Producer::duplicate`),
 //!   from the highest down, until it meets a block whose start is known: the owner of the
 //!   blocks below publishes them as it goes up, so the two meet and no block is read by
-//!   both, but for the one where they meet.
+//!   both, but for the one where they meet. Readers going down claim each block they read
+//!   (`Block::claimed`): one that comes to a block another reader is reading skips it and
+//!   takes its total on the way back up, so readers that go down side by side (many pieces
+//!   of a `rev`, or of small blocks on many threads) share the blocks instead of reading
+//!   each of them once per reader.
 //!
 //! **Blocks in parts.** Adapters after the scan may cut pieces inside blocks: `with_max_len`
 //! below the block length, `with_min_len` above it, `rev` (its cuts count from the end),
@@ -53,6 +57,7 @@ use std::num::NonZeroUsize;
 use std::ops::Range;
 // std's types, not `crate::sync`'s: the table is no lock-free structure to model with loom
 // (a `OnceLock` per total and start, a `Mutex` per block held for a few instructions).
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use crate::drive::leaf_len;
@@ -290,6 +295,10 @@ struct Block<T> {
     total: OnceLock<T>,
     /// What the block's outputs start from; `identity()` for the first block.
     start: OnceLock<T>,
+    /// Set by the first reader that reads the block for its total in `start_of`: another
+    /// reader passing it on its way down skips it (instead of reading it at the same time)
+    /// and finds the total set on its way back up, or reads it then.
+    claimed: AtomicBool,
     /// The block's results, while pieces that cover it in parts still have some to take.
     /// Locked only to look, count and clone or swap the `Arc`: no user code runs under it
     /// (a clone of the `Arc` calls no `T::clone`, and the table's `Arc` is never the last
@@ -313,6 +322,7 @@ impl<T> Block<T> {
         Block {
             total: OnceLock::new(),
             start: OnceLock::new(),
+            claimed: AtomicBool::new(false),
             kept: Mutex::new(None),
         }
     }
@@ -404,20 +414,26 @@ where
         let mut known = k;
         while self.blocks[known].start.get().is_none() {
             known -= 1; // `start[0]` is set, so this stops at 0
-            if self.blocks[known].total.get().is_none() {
-                let total = self
-                    .read(whole, self.block_range(known))
-                    .fold((self.identity)(), self.op);
-                let _ = self.blocks[known].total.set(total);
+            let block = &self.blocks[known];
+            // ORDERING: Relaxed: the flag only says who reads the block; its total is
+            // published (and read) through the `OnceLock`.
+            if block.total.get().is_none() && !block.claimed.swap(true, Ordering::Relaxed) {
+                let _ = block.total.set(self.total_of(known, whole));
             }
         }
         let mut start = self.blocks[known].start.get().cloned();
         for j in known..k {
             let below = start.take().expect("the start below is known");
-            let total = self.blocks[j]
-                .total
-                .get()
-                .expect("every total below k is known");
+            // A block skipped on the way down because another reader had claimed it: its
+            // total is set by now, unless that reader is still at it (then read it again;
+            // not `get_or_init`, which would wait for the other reader's user code).
+            let total = match self.blocks[j].total.get() {
+                Some(total) => total,
+                None => {
+                    let _ = self.blocks[j].total.set(self.total_of(j, whole));
+                    self.blocks[j].total.get().expect("just set")
+                }
+            };
             if self.blocks[j + 1].start.get().is_none() {
                 let _ = self.blocks[j + 1]
                     .start
@@ -426,6 +442,12 @@ where
             start = self.blocks[j + 1].start.get().cloned();
         }
         start.expect("the start of block k is known")
+    }
+
+    /// `identity()` and every item of block `k` folded with `op`, read through `whole`.
+    fn total_of<P: Producer<Item = T>>(&self, k: usize, whole: &P) -> T {
+        self.read(whole, self.block_range(k))
+            .fold((self.identity)(), self.op)
     }
 
     /// The scan of block `k`, whose items are `items`: from the block's start, with the
