@@ -11,6 +11,7 @@ pub(crate) use weft as par;
 
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
+use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::sync::OnceLock;
 
 /// The input sizes every oracle test runs: empty, tiny, odd, a power of two, and one large odd
@@ -107,9 +108,23 @@ pub(crate) fn pools() -> &'static [(usize, par::ThreadPool)] {
 }
 
 /// Runs `body(threads)` inside each pool of [`POOL_SIZES`] threads.
+///
+/// A panic in `body` is printed by the worker that ran it, into the captured output of the
+/// test that first started the shared pools' threads (threads inherit their spawner's
+/// capture), not into this test's: a failure in CI showed no message at all. So the message
+/// is printed again here, on the test's thread, before the panic is passed on unchanged.
 pub(crate) fn in_pools<F: Fn(usize) + Sync>(body: F) {
     for (threads, pool) in pools() {
-        pool.install(|| body(*threads));
+        let ran = catch_unwind(AssertUnwindSafe(|| pool.install(|| body(*threads))));
+        if let Err(payload) = ran {
+            let message = payload
+                .downcast_ref::<&str>()
+                .map(|message| message.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "(a payload that is not a string)".to_string());
+            eprintln!("panicked in the pool of {threads} threads: {message}");
+            resume_unwind(payload);
+        }
     }
 }
 
