@@ -81,8 +81,8 @@ impl<T: SplitAt> Handoff<T> {
     #[inline]
     pub(crate) fn take_chunk(&self, cursor: &mut OwnerCursor) -> Option<(Chunk, T)> {
         let chunk = self.range.take_chunk(cursor)?;
-        let _locked = self.lock.lock();
-        let mine = self.cut_locked(chunk.indices.clone(), Give::Lower);
+        let locked = self.lock.lock();
+        let mine = self.cut_locked(&locked, chunk.indices.clone(), Give::Lower);
         Some((chunk, mine))
     }
 
@@ -90,9 +90,9 @@ impl<T: SplitAt> Handoff<T> {
     /// The thief then owns that piece: it makes a `Handoff` of its own for it.
     pub(crate) fn steal_half(&self) -> Option<(Range<u32>, T)> {
         // The lock is held from the claim to the cut: thieves' parts leave in claim order.
-        let _locked = self.lock.lock();
+        let locked = self.lock.lock();
         let claim = self.range.steal_half()?;
-        let theirs = self.cut_locked(claim.clone(), Give::Upper);
+        let theirs = self.cut_locked(&locked, claim.clone(), Give::Upper);
         Some((claim, theirs))
     }
 
@@ -111,12 +111,13 @@ impl<T: SplitAt> Handoff<T> {
 
     /// Takes the piece of the slot's value for `claim`, the run's front (`Give::Lower`, an
     /// owner's chunk) or its back (`Give::Upper`, a thief's part), and leaves the rest in
-    /// the slot. The caller holds `lock` (a few `split_at` calls, never user code beyond).
-    /// One function for both claimants: the cut is compiled once per loop type.
-    fn cut_locked(&self, claim: Range<u32>, give: Give) -> T {
+    /// the slot, under `lock`, held as `_locked` (a few `split_at` calls, never user code
+    /// beyond). One function for both claimants: the cut is compiled once per loop type.
+    fn cut_locked(&self, _locked: &Locked<'_>, claim: Range<u32>, give: Give) -> T {
         self.slot.with_mut(|slot| {
-            // SAFETY: `slot` is only ever reached here, and every caller holds `lock` until
-            // this returns or unwinds: no other reference to it exists meanwhile.
+            // SAFETY: `slot` is only ever reached here, and `_locked` is the guard of this
+            // hand-off's `lock` (both callers pass the one they just took), held until this
+            // returns or unwinds: no other reference to `slot` exists meanwhile.
             let slot = unsafe { &mut *slot };
             let (indices, value) = slot.take().expect("claimed indices are in the hand-off");
             let at = match give {
